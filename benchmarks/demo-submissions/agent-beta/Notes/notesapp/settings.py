@@ -1,0 +1,12 @@
+SECRET_KEY = "change-me"
+DEBUG = True
+ALLOWED_HOSTS = ["*"]
+INSTALLED_APPS = ["rest_framework"]
+ROOT_URLCONF = "notesapp.urls"
+DATABASES = {}
+USE_TZ = True
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+}

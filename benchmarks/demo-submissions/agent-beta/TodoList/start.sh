@@ -1,0 +1,3 @@
+#!/bin/sh
+# start the todo api
+python server.py

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+set -e
+cd "$(dirname "$0")"
+exec uvicorn main:app --host 127.0.0.1 --port "${PORT:-8081}"

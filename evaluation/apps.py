@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class EvaluationConfig(AppConfig):
+    """Evaluation runs, task results, the engine glue and the Celery tasks."""
+
+    name = "evaluation"
+    default_auto_field = "django.db.models.BigAutoField"

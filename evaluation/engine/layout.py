@@ -1,0 +1,35 @@
+"""Finding things in a submitted repository: the start script and the requirements file.
+
+Rules from SCORING.md "The run of one task", phases 2 and 3.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+START_SCRIPT = "start.sh"
+MAX_DEPTH = 3
+SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "target"}
+
+
+def find_start_script(repo: Path) -> Path | None:
+    """start.sh at the root, then scripts/, then bin/, then the shallowest within depth 3 (ties: path order)."""
+    for rel in (START_SCRIPT, f"scripts/{START_SCRIPT}", f"bin/{START_SCRIPT}"):
+        candidate = repo / rel
+        if candidate.is_file() and not candidate.is_symlink():
+            return candidate
+    found: list[tuple[int, str, Path]] = []
+    for path in repo.rglob(START_SCRIPT):
+        rel = path.relative_to(repo)
+        if len(rel.parts) - 1 > MAX_DEPTH or SKIP_DIRS.intersection(rel.parts[:-1]):
+            continue
+        if path.is_file() and not path.is_symlink():
+            found.append((len(rel.parts), rel.as_posix(), path))
+    return min(found)[2] if found else None
+
+
+def find_requirements(repo: Path, start_script: Path | None) -> Path | None:
+    """requirements.txt at the repo root first, else in the folder of the start script, else None."""
+    for folder in (repo, start_script.parent if start_script else None):
+        if folder is not None and (folder / "requirements.txt").is_file():
+            return folder / "requirements.txt"
+    return None

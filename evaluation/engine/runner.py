@@ -1,0 +1,329 @@
+"""Evaluating one task of one submission in a sandbox: SCORING.md "The run of one task", phases 1-7.
+
+The first phase that fails sets the outcome; hidden tests still count in the denominator. Faults of
+the platform raise `SandboxError` (the caller records `harness_error` and retries); faults of the
+submission are results.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluation.grading.endpoints import Endpoint, static_routes_match
+from evaluation.grading.junit import JUnitError, parse_junit
+from evaluation.grading.probe import probe_endpoints
+from evaluation.sandbox import ExecResult, Mount, Role, SandboxBackend, TaskSandbox
+
+from .layout import find_requirements, find_start_script
+from .readiness import port_state
+from .runner_env import ensure_runner_env
+from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
+from .toolchain import Toolchain
+from .whitebox import submission_modules
+
+POLL_SECONDS = 0.25
+
+
+class _Stop(Exception):
+    """A phase failed: carries the outcome and a one-line detail."""
+
+    def __init__(self, outcome: str, detail: str) -> None:
+        super().__init__(detail)
+        self.outcome, self.detail = outcome, detail
+
+
+@dataclass
+class _Work:
+    """The folders of one task evaluation: work/{repo, env, runner}."""
+
+    root: Path
+
+    @property
+    def repo(self) -> Path:
+        return self.root / "repo"
+
+    @property
+    def env(self) -> Path:
+        return self.root / "env"
+
+    @property
+    def runner(self) -> Path:
+        return self.root / "runner"
+
+
+def _chown_tree(path: Path, uid: int, gid: int) -> None:
+    os.chown(path, uid, gid)
+    for dirpath, dirnames, filenames in os.walk(path):
+        for name in dirnames + filenames:
+            os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+
+
+class TaskRun:
+    """State of one task's evaluation; `execute()` runs the phases and returns a TaskEvaluation."""
+
+    def __init__(self, *, spec: TaskSpec, repo_src: Path | None, backend: SandboxBackend, work_root: Path,
+                 toolchain: Toolchain, on_phase=None) -> None:
+        self.spec, self.repo_src, self.backend, self.toolchain = spec, repo_src, backend, toolchain
+        self.key = uuid.uuid4().hex[:10]
+        self.work = _Work(work_root / self.key)
+        self.on_phase = on_phase or (lambda phase: None)
+        self.durations: dict[str, float] = {}
+        self.logs: dict[str, str] = {}
+        self.cases: tuple[TestCaseResult, ...] = ()
+        self.passed = 0
+        self.total = spec.tests_total
+        self.dsr = 0
+        self.probe: dict[Endpoint, bool | None] = {}
+
+    # --- helpers ---------------------------------------------------------------------------
+    def _owner(self, role: Role) -> tuple[int, int] | None:
+        users = getattr(self.backend, "users", None)
+        return (users[role].uid, users[role].gid) if users else None
+
+    def _give(self, path: Path, role: Role, mode: int = 0o755) -> None:
+        owner = self._owner(role)
+        if owner:
+            _chown_tree(path, *owner)
+        path.chmod(mode)
+
+    def _service_env(self) -> dict[str, str]:
+        port = str(self.spec.port)
+        env = {"PORT": port, "SERVICE_PORT": port}
+        if self.spec.language == "python":
+            venv = self.work.env / "venv"
+            env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv}/bin:/usr/local/bin:/usr/bin:/bin")
+        else:
+            env.update(MAVEN_OPTS=f"-Dmaven.repo.local={self.toolchain.maven_repo}")
+        return env
+
+    def _service_mounts(self) -> list[Mount]:
+        mounts = [Mount(self.work.repo, True), Mount(self.work.env, True)]
+        if self.spec.language == "java":
+            mounts.append(Mount(self.toolchain.maven_repo))
+        return mounts
+
+    # --- phases ----------------------------------------------------------------------------
+    def materialize(self) -> None:
+        if self.repo_src is None or not self.repo_src.is_dir():
+            raise _Stop("missing", f"the submission has no folder named {self.spec.name!r}")
+        shutil.copytree(self.repo_src, self.work.repo, symlinks=True)
+        self.work.env.mkdir()
+        if self.spec.language == "java":
+            self._replace_java_tests()
+        self._give(self.work.repo, Role.SERVICE)
+        self._give(self.work.env, Role.SERVICE)
+
+    def _replace_java_tests(self) -> None:
+        hidden_tests = self.spec.hidden_dir / "src" / "test"
+        target = self.work.repo / "src" / "test"
+        if target.is_symlink() or target.is_file():
+            target.unlink()
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(hidden_tests, target)
+        if not (self.work.repo / "pom.xml").is_file():
+            raise _Stop("build_failed", "no pom.xml at the repository root")
+
+    def install(self, sb: TaskSandbox) -> None:
+        started = time.monotonic()
+        try:
+            if self.spec.language == "java":
+                self._build_java(sb)
+            else:
+                self._install_python(sb)
+        finally:
+            self.durations["install"] = round(time.monotonic() - started, 3)
+
+    def _install_python(self, sb: TaskSandbox) -> None:
+        tc = self.toolchain
+        tc.uv_cache.mkdir(parents=True, exist_ok=True)
+        owner = self._owner(Role.INSTALL)
+        if owner:
+            os.chown(tc.uv_cache, *owner)
+        mounts = [Mount(self.work.repo, True), Mount(self.work.env, True), Mount(tc.uv_cache, True), Mount(tc.uv)]
+        venv = self.work.env / "venv"
+        steps = [[str(tc.uv), "venv", "--quiet", "--python", str(tc.python), str(venv)]]
+        requirements = find_requirements(self.work.repo, find_start_script(self.work.repo))
+        if requirements is not None:
+            steps.append([str(tc.uv), "pip", "install", "--python", str(venv / "bin" / "python"),
+                          "-r", str(requirements)])
+        log, deadline = [], time.monotonic() + self.spec.limits.install
+        for argv in steps:
+            result = sb.run(argv, role=Role.INSTALL, cwd=self.work.repo, env=tc.install_env(),
+                            timeout=max(1.0, deadline - time.monotonic()), mounts=mounts)
+            log.append(result.output)
+            self.logs["install"] = "".join(log)[-64 * 1024:]
+            if not result.ok:
+                why = "timed out" if result.timed_out else f"exited with {result.returncode}"
+                raise _Stop("install_failed", f"installing requirements.txt {why}")
+        if requirements is None:
+            self.logs["install"] = "".join(log) + "no requirements.txt found: nothing installed\n"
+
+    def _build_java(self, sb: TaskSandbox) -> None:
+        argv = ["mvn", *self.toolchain.maven_args(), "-q", "-DskipTests", "test-compile"]
+        result = sb.run(argv, role=Role.INSTALL, cwd=self.work.repo, env={},
+                        timeout=self.spec.limits.install, mounts=self._service_mounts())
+        self.logs["build"] = result.output
+        if not result.ok:
+            why = "timed out" if result.timed_out else f"exited with {result.returncode}"
+            raise _Stop("build_failed", f"mvn test-compile {why}")
+
+    def start_and_wait(self, sb: TaskSandbox):
+        script = find_start_script(self.work.repo)
+        if script is None:
+            raise _Stop("no_start_script", "no start.sh at the root, in scripts/, in bin/ or within depth 3")
+        started = time.monotonic()
+        service = sb.start_service([str(script)], cwd=self.work.repo, env=self._service_env(),
+                                   mounts=self._service_mounts())
+        deadline = started + self.spec.limits.start
+        state = "closed"
+        try:
+            while time.monotonic() < deadline:
+                state = sb.in_network(lambda: port_state(self.spec.port))
+                if state == "http":
+                    self.dsr = 1
+                    return service
+                if not service.alive():
+                    raise _Stop("start_crashed", "every process of the service exited before the port opened")
+                time.sleep(POLL_SECONDS)
+            if state == "not_http":
+                raise _Stop("not_http", f"port {self.spec.port} accepted TCP but never answered HTTP")
+            raise _Stop("start_timeout", f"port {self.spec.port} did not open within {self.spec.limits.start:.0f} s")
+        finally:
+            self.durations["start"] = round(time.monotonic() - started, 3)
+            self.logs["start"] = service.log()
+
+    def probe_service(self, sb: TaskSandbox) -> None:
+        endpoints = [Endpoint.of(m, p) for m, p in self.spec.endpoints]
+        if endpoints:
+            base = f"http://127.0.0.1:{self.spec.port}"
+            self.probe = dict(sb.in_network(lambda: probe_endpoints(base_url=base, endpoints=endpoints)).results)
+
+    def run_tests(self, sb: TaskSandbox) -> None:
+        started = time.monotonic()
+        try:
+            if self.spec.language == "java":
+                result, reports = self._test_java(sb)
+            else:
+                result, reports = self._test_python(sb)
+        finally:
+            self.durations["test"] = round(time.monotonic() - started, 3)
+        self._read_reports(reports)
+        if result.timed_out:
+            raise _Stop("tests_timeout", f"the hidden suite ran past {self.spec.limits.test_suite:.0f} s")
+        if self.passed == self.total and self.total > 0:
+            return
+        raise _Stop("tests_failed", f"{self.passed} of {self.total} hidden tests passed")
+
+    def _read_reports(self, reports: list[Path]) -> None:
+        try:
+            junit = parse_junit(reports) if reports else None
+        except JUnitError:
+            junit = None
+        if junit is None:
+            return
+        self.cases = tuple(TestCaseResult(f"{c.classname}::{c.name}", c.status) for c in junit.cases)
+        self.passed = junit.passed
+        self.total = max(self.spec.tests_total, junit.total)
+
+    def _runner_dir(self) -> tuple[Path, Path]:
+        self.work.runner.mkdir(mode=0o700)
+        suite = self.work.runner / "suite"
+        shutil.copytree(self.spec.hidden_dir, suite, ignore=shutil.ignore_patterns("reference", "__pycache__"))
+        reports = self.work.runner / "reports"
+        reports.mkdir()
+        return suite, reports
+
+    def _test_python(self, sb: TaskSandbox) -> tuple[ExecResult, list[Path]]:
+        env_dir = ensure_runner_env(self.spec.hidden_dir, self.toolchain)
+        suite, reports = self._runner_dir()
+        self._give(self.work.runner, Role.RUNNER, 0o700)
+        target = "tests" if (suite / "tests").is_dir() else "."
+        base = f"http://127.0.0.1:{self.spec.port}"
+        env = {"BASE_URL": base, "API_BASE_URL": base, "SERVICE_BASE_URL": base, "PORT": str(self.spec.port),
+               "PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin"}
+        mounts = [Mount(self.work.runner, True), Mount(env_dir)]
+        if submission_modules(suite / target, self.work.repo):
+            site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
+            env["PYTHONPATH"] = ":".join(str(p) for p in (self.work.repo, site) if p)
+            mounts += [Mount(self.work.repo), Mount(self.work.env)]
+        report = reports / "junit.xml"
+        argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
+                f"--junitxml={report}", "-o", "junit_family=xunit1", f"--timeout={self.spec.limits.test_case:.0f}",
+                f"--rootdir={suite}"]
+        result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
+                        mounts=mounts)
+        return result, [report] if report.is_file() else []
+
+    def _test_java(self, sb: TaskSandbox) -> tuple[ExecResult, list[Path]]:
+        self.work.runner.mkdir(mode=0o700)
+        copy = self.work.runner / "repo"
+        shutil.copytree(self.work.repo, copy, symlinks=True)
+        reports = self.work.runner / "reports"
+        reports.mkdir()
+        self._give(self.work.runner, Role.RUNNER, 0o700)
+        base = f"http://127.0.0.1:{self.spec.port}"
+        argv = ["mvn", *self.toolchain.maven_args(), "surefire:test", f"-DreportsDirectory={reports}",
+                "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}"]
+        result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={"API_BASE_URL": base, "BASE_URL": base},
+                        timeout=self.spec.limits.test_suite,
+                        mounts=[Mount(self.work.runner, True), Mount(self.toolchain.maven_repo)])
+        return result, sorted(reports.glob("TEST-*.xml"))
+
+    # --- the whole run ---------------------------------------------------------------------
+    def execute(self) -> TaskEvaluation:
+        """Run every phase; always tears down. Raises SandboxError on platform faults."""
+        self.work.root.mkdir(parents=True, mode=0o711)
+        outcome, detail = "passed", ""
+        try:
+            self.on_phase("materialize")
+            self.materialize()
+            with self.backend.open_task(key=self.key, port=self.spec.port, work_dir=self.work.root) as sb:
+                self.on_phase("install")
+                self.install(sb)
+                self.on_phase("start")
+                self.start_and_wait(sb)
+                self.on_phase("probe")
+                self.probe_service(sb)
+                self.on_phase("test")
+                self.run_tests(sb)
+                self.on_phase("teardown")
+        except _Stop as stop:
+            outcome, detail = stop.outcome, stop.detail
+        finally:
+            shutil.rmtree(self.work.root, ignore_errors=True)
+        return TaskEvaluation(
+            task=self.spec.name, outcome=outcome, dsr=self.dsr, tests_passed=self.passed, tests_total=self.total,
+            endpoints=self._endpoint_evidence(), durations=self.durations, logs=self.logs, cases=self.cases,
+            detail=detail or f"all {self.total} hidden tests passed",
+        )
+
+    def _endpoint_evidence(self) -> tuple[EndpointEvidence, ...]:
+        endpoints = [Endpoint.of(m, p) for m, p in self.spec.endpoints]
+        undecided = [e for e in endpoints if self.probe.get(e) is None]
+        static = {}
+        if undecided and self.repo_src is not None and self.repo_src.is_dir():
+            static = static_routes_match(repo_dir=self.repo_src, endpoints=undecided)
+        evidence = []
+        for e in endpoints:
+            verdict = self.probe.get(e)
+            if verdict is not None:
+                evidence.append(EndpointEvidence(e.method, e.path, verdict, "probe" if verdict else "none"))
+            else:
+                found = bool(static.get(e))
+                evidence.append(EndpointEvidence(e.method, e.path, found, "static" if found else "none"))
+        return tuple(evidence)
+
+
+def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBackend, work_root: Path,
+                  toolchain: Toolchain, on_phase=None) -> TaskEvaluation:
+    """Evaluate one task (SCORING.md phases 1-7) and return its TaskEvaluation.
+
+    `repo_src` is the submission's `<task>/` folder (None when absent → outcome `missing`).
+    `on_phase(name)` is called as each phase begins. Raises SandboxError for platform faults.
+    """
+    return TaskRun(spec=spec, repo_src=repo_src, backend=backend, work_root=work_root, toolchain=toolchain,
+                   on_phase=on_phase).execute()

@@ -1,0 +1,98 @@
+"""Inputs and outputs of the engine (frozen dataclasses; times in seconds)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class PhaseLimits:
+    """Time limits in seconds (SCORING.md "The run of one task"; defaults in brackets there)."""
+
+    install: float = 600.0
+    start: float = 30.0
+    test_case: float = 30.0
+    test_suite: float = 300.0
+
+    @classmethod
+    def for_language(cls, language: str, **overrides: float) -> "PhaseLimits":
+        """Defaults for `python` or `java` (start 60 s and suite 600 s for Java), then overrides."""
+        base = cls(start=60.0, test_suite=600.0) if language == "java" else cls()
+        return cls(**{**asdict(base), **{k: v for k, v in overrides.items() if v is not None}})
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """What the engine needs to know about one task.
+
+    `hidden_dir` is the private copy of the task folder made at import (README.md, tests/ or
+    src/test/, pytest.ini, requirements.txt, pom.xml). `endpoints` are (method, path) pairs.
+    """
+
+    name: str
+    language: str
+    port: int
+    hidden_dir: Path
+    tests_total: int
+    endpoints: tuple[tuple[str, str], ...] = ()
+    limits: PhaseLimits = field(default_factory=PhaseLimits)
+
+
+@dataclass(frozen=True)
+class EndpointEvidence:
+    """One declared endpoint and how its implementation was decided: `probe`, `static` or `none`."""
+
+    method: str
+    path: str
+    implemented: bool
+    evidence: str
+
+
+@dataclass(frozen=True)
+class TestCaseResult:
+    """One hidden test case: its name and passed/failed/error/skipped (shown only for public splits)."""
+
+    name: str
+    status: str
+
+
+@dataclass(frozen=True)
+class TaskEvaluation:
+    """The outcome of one task (SCORING.md "Metrics per task" and "Failure taxonomy").
+
+    `durations` maps install/start/test to seconds; `logs` maps install/build/start to text capped at
+    64 KiB; `detail` is a one-line explanation of the outcome for the report.
+    """
+
+    task: str
+    outcome: str
+    dsr: int
+    tests_passed: int
+    tests_total: int
+    endpoints: tuple[EndpointEvidence, ...] = ()
+    durations: dict = field(default_factory=dict)
+    logs: dict = field(default_factory=dict)
+    cases: tuple[TestCaseResult, ...] = ()
+    detail: str = ""
+
+    @property
+    def pass_at_1(self) -> float:
+        """P / N; 0 when N is 0."""
+        return self.tests_passed / self.tests_total if self.tests_total else 0.0
+
+    @property
+    def solved(self) -> int:
+        return int(self.tests_total > 0 and self.tests_passed == self.tests_total)
+
+    @property
+    def ac_declared(self) -> int:
+        return len(self.endpoints)
+
+    @property
+    def ac_implemented(self) -> int:
+        return sum(1 for e in self.endpoints if e.implemented)
+
+    @property
+    def ac(self) -> float | None:
+        """Implemented / declared endpoints; None (n/a) when the task declares none."""
+        return self.ac_implemented / self.ac_declared if self.endpoints else None

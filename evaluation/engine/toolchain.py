@@ -1,0 +1,56 @@
+"""Where the engine finds its tools and caches (plain paths; the Django side fills it from settings)."""
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _default_uv() -> Path:
+    found = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
+    return Path(found)
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """Tools and caches for one worker.
+
+    - `uv`: the uv binary; `python`: the interpreter sandboxed virtual environments are built on.
+    - `cache_root`: holds `uv/` (the shared uv cache) and `runner-envs/` (test-runner environments).
+    - `maven_repo`: the local Maven repository mounted read-only; `maven_offline` adds `-o`.
+    - `ssl_cert_file`: CA bundle handed to installs (some registries sit behind a TLS proxy).
+    """
+
+    uv: Path = field(default_factory=_default_uv)
+    python: Path = Path("/usr/bin/python3")
+    cache_root: Path = Path("var/cache")
+    maven_repo: Path = Path.home() / ".m2" / "repository"
+    maven_offline: bool = True
+    ssl_cert_file: Path | None = Path("/etc/ssl/certs/ca-certificates.crt")
+
+    @property
+    def uv_cache(self) -> Path:
+        return self.cache_root / "uv"
+
+    @property
+    def platform_uv_cache(self) -> Path:
+        """uv cache for environments the platform builds itself (test runners); never mounted in a sandbox."""
+        return self.cache_root / "uv-platform"
+
+    @property
+    def runner_envs(self) -> Path:
+        return self.cache_root / "runner-envs"
+
+    def install_env(self, *, platform: bool = False) -> dict[str, str]:
+        """Environment for install commands: uv's cache (the platform's own when `platform`), the CA bundle."""
+        env = {"UV_CACHE_DIR": str(self.platform_uv_cache if platform else self.uv_cache), "UV_NO_CONFIG": "1", "UV_PYTHON_DOWNLOADS": "never",
+               "UV_LINK_MODE": "copy"}
+        if self.ssl_cert_file and self.ssl_cert_file.exists():
+            env["SSL_CERT_FILE"] = str(self.ssl_cert_file)
+        return env
+
+    def maven_args(self) -> list[str]:
+        """Common Maven flags: batch mode, the shared local repository, offline when configured."""
+        args = ["-B", f"-Dmaven.repo.local={self.maven_repo}"]
+        return args + (["-o"] if self.maven_offline else [])

@@ -1,0 +1,43 @@
+"""Building the engine's inputs from Django settings and models (the only Django-aware engine glue)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from django.conf import settings
+
+from evaluation.engine.spec import PhaseLimits, TaskSpec
+from evaluation.engine.toolchain import Toolchain
+from evaluation.sandbox import SandboxBackend, get_backend
+from leaderboard.models import Task
+from leaderboard.services import task_hidden_dir
+
+
+@functools.lru_cache(maxsize=1)
+def sandbox_backend() -> SandboxBackend:
+    """The worker's backend (EVALUATION_BACKEND), created once per process."""
+    return get_backend(settings.EVALUATION_BACKEND)
+
+
+def toolchain() -> Toolchain:
+    """Tools and caches from settings (EVALUATION_CACHE_ROOT, EVALUATION_SANDBOX_PYTHON)."""
+    return Toolchain(cache_root=Path(settings.EVALUATION_CACHE_ROOT),
+                     python=Path(settings.EVALUATION_SANDBOX_PYTHON))
+
+
+def work_root() -> Path:
+    """Where task work folders are made (EVALUATION_WORK_ROOT), created with mode 0711."""
+    root = Path(settings.EVALUATION_WORK_ROOT)
+    root.mkdir(parents=True, exist_ok=True)
+    root.chmod(0o711)
+    return root
+
+
+def task_spec(task: Task, *, hidden_dir: Path | None = None) -> TaskSpec:
+    """The engine's view of a Task row."""
+    return TaskSpec(
+        name=task.name, language=task.language, port=task.port, hidden_dir=hidden_dir or task_hidden_dir(task),
+        tests_total=task.tests_total,
+        endpoints=tuple((e["method"], e["path"]) for e in task.declared_endpoints),
+        limits=PhaseLimits.for_language(task.language),
+    )

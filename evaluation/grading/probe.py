@@ -1,0 +1,195 @@
+"""The dynamic endpoint probe of SCORING.md "AC (task)": which declared endpoints does the running service
+implement?
+
+For each endpoint: fingerprint the service's "no such route" reply for the same method on a random unknown path
+under the same prefix, then request the endpoint itself and compare.
+"""
+from __future__ import annotations
+
+import enum
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import httpx
+
+from .paths import PARAM, Endpoint, fill_params, normalize_path
+
+#: Statuses meaning "no such route" (SCORING.md "AC (task)").
+NOT_FOUND_STATUSES = frozenset({404, 405, 501})
+#: At most this many bytes of a reply body are read and compared.
+MAX_BODY_BYTES = 64 * 1024
+#: Methods that get a JSON body `{}`.
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+class Reason(str, enum.Enum):
+    """Why the probe decided what it did for one endpoint."""
+
+    STATUS = "status"  # the endpoint answered a status other than 404/405/501: implemented
+    BODY_DIFFERS = "body_differs"  # 404, but not the service's "no such route" 404: implemented
+    NOT_FOUND = "not_found"  # 404 with the fingerprint's body, 405 or 501: not implemented
+    ENDPOINT_ERROR = "endpoint_error"  # connection error or time-out on the endpoint: not implemented
+    CATCH_ALL = "catch_all"  # the unknown path did not answer 404: inconclusive
+    FINGERPRINT_ERROR = "fingerprint_error"  # the unknown path could not be requested: inconclusive
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class ProbeObservation:
+    """What was seen for one endpoint: statuses (None when not requested or no reply) and the reason."""
+
+    implemented: bool | None
+    reason: Reason
+    endpoint_status: int | None
+    fingerprint_status: int | None
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """`results`: endpoint -> True (implemented) / False (not) / None (inconclusive: decide statically).
+    `observations`: the same keys with statuses and reasons, for the task report."""
+
+    results: dict[Endpoint, bool | None]
+    observations: dict[Endpoint, ProbeObservation]
+
+    @property
+    def implemented(self) -> int:
+        """Endpoints the probe found implemented."""
+        return sum(1 for v in self.results.values() if v is True)
+
+    @property
+    def inconclusive(self) -> list[Endpoint]:
+        """Endpoints the probe could not decide, in input order."""
+        return [e for e, v in self.results.items() if v is None]
+
+
+@dataclass(frozen=True)
+class _Reply:
+    status: int
+    body: str
+
+
+def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float = 5.0) -> ProbeResult:
+    """Probe each endpoint of the service at `base_url` (e.g. `"http://127.0.0.1:8083"`), per SCORING.md "AC (task)".
+
+    For each endpoint (method M, normalised path P):
+    1. fingerprint: M on `<prefix>/<random hex>`, where `<prefix>` is P's first segment when P has two or more
+       segments and the first is not a parameter (`/api/v1/x` -> `/api/<hex>`), else the root (`/<hex>`);
+       cached per (M, prefix) within one call. A connection error or time-out -> None (`fingerprint_error`);
+       a status other than 404 -> None (`catch_all`).
+    2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
+       redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
+       differs from the fingerprint's. Bodies are compared after replacing the requested path (and the random
+       token) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such route" page that
+       echoes the path or the time (Express, Spring) still compares equal. A connection error or time-out -> False.
+    3. when step 2 found nothing and P does not end in `/`, P + `/` is tried the same way (READMEs such as
+       Django's declare trailing slashes that normalisation drops); only a non-redirect answer counts there.
+    `timeout` is in seconds per request (connect and each read). Environment proxies are ignored.
+    Returns a ProbeResult with every endpoint as a key. Raises nothing for service misbehaviour.
+    """
+    results: dict[Endpoint, bool | None] = {}
+    observations: dict[Endpoint, ProbeObservation] = {}
+    fingerprints: dict[tuple[str, str], _Reply | None] = {}
+    with httpx.Client(
+        base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
+    ) as client:
+        for endpoint in endpoints:
+            observation = _probe_one(client, endpoint, fingerprints, timeout)
+            results[endpoint] = observation.implemented
+            observations[endpoint] = observation
+    return ProbeResult(results, observations)
+
+
+def _probe_one(
+    client: httpx.Client,
+    endpoint: Endpoint,
+    fingerprints: dict[tuple[str, str], _Reply | None],
+    timeout: float,
+) -> ProbeObservation:
+    method = endpoint.method
+    path = normalize_path(endpoint.path)
+    key = (method, _prefix(path))
+    if key not in fingerprints:
+        token = secrets.token_hex(8)
+        unknown = f"{key[1]}/{token}"
+        reply = _request(client, method, unknown, timeout)
+        fingerprints[key] = reply and _Reply(reply.status, _shape(reply.body, unknown, token))
+    fingerprint = fingerprints[key]
+    if fingerprint is None:
+        return ProbeObservation(None, Reason.FINGERPRINT_ERROR, None, None)
+    if fingerprint.status != 404:
+        return ProbeObservation(None, Reason.CATCH_ALL, None, fingerprint.status)
+
+    concrete = fill_params(path)
+    reply = _request(client, method, concrete, timeout)
+    if reply is None:
+        return ProbeObservation(False, Reason.ENDPOINT_ERROR, None, fingerprint.status)
+    decision = _decide(reply, concrete, fingerprint)
+    if decision is Reason.NOT_FOUND and reply.status == 404 and concrete != "/":
+        slashed = _request(client, method, concrete + "/", timeout)
+        if slashed is not None and not 300 <= slashed.status < 400:
+            retry = _decide(slashed, concrete + "/", fingerprint)
+            if retry is not Reason.NOT_FOUND:
+                return ProbeObservation(True, retry, slashed.status, fingerprint.status)
+    return ProbeObservation(decision is not Reason.NOT_FOUND, decision, reply.status, fingerprint.status)
+
+
+def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
+    if reply.status not in NOT_FOUND_STATUSES:
+        return Reason.STATUS
+    if reply.status == 404 and _shape(reply.body, path, None) != fingerprint.body:
+        return Reason.BODY_DIFFERS
+    return Reason.NOT_FOUND
+
+
+def _prefix(path: str) -> str:
+    segments = [s for s in path.split("/") if s]
+    if len(segments) >= 2 and PARAM not in segments[0]:
+        return "/" + segments[0]
+    return ""
+
+
+def _request(client: httpx.Client, method: str, path: str, timeout: float) -> _Reply | None:
+    """One request; at most MAX_BODY_BYTES of the body, read for at most about `timeout` seconds. None on a
+    connection error or time-out."""
+    kwargs: dict[str, object] = {"json": {}} if method in BODY_METHODS else {}
+    try:
+        with client.stream(method, path, **kwargs) as response:
+            chunks: list[bytes] = []
+            size = 0
+            deadline = time.monotonic() + timeout
+            for chunk in response.iter_bytes():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size >= MAX_BODY_BYTES or time.monotonic() > deadline:
+                    break
+            body = b"".join(chunks)[:MAX_BODY_BYTES]
+            return _Reply(response.status_code, body.decode("utf-8", errors="replace"))
+    except httpx.HTTPError:
+        return None
+
+
+_VOLATILE = [
+    re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"),
+    re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT\b"),
+    re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
+    re.compile(r"\d{10,}(?:\.\d+)?"),
+]
+
+
+def _shape(body: str, path: str, token: str | None) -> str:
+    """The parts of a reply body that identify a "no such route" page (see `probe_endpoints`)."""
+    for variant in sorted({path, quote(path), path.rstrip("/")}, key=len, reverse=True):
+        if len(variant) < 2:
+            continue
+        body = body.replace(variant, "\x00path\x00")
+    if token:
+        body = body.replace(token, "\x00token\x00")
+    for pattern in _VOLATILE:
+        body = pattern.sub("\x00v\x00", body)
+    return " ".join(body.split())

@@ -1,0 +1,71 @@
+"""Leaderboard order, shared ranks and statistical ties with the leader (SCORING.md "Ranking").
+
+Only rows with a finished evaluation may be passed in: the caller filters the others out.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
+from .metrics import paired_tie_with_leader
+
+#: Values are compared after rounding to this many decimals.
+DECIMALS = 4
+
+
+@dataclass(frozen=True)
+class RankInput:
+    """One leaderboard row: aggregate Pass@1, AC (None: no task declares endpoints), DSR, submission time, and the
+    per-task Pass@1 in the split's task order (for the paired bootstrap)."""
+
+    key: Hashable
+    pass_at_1: float
+    ac: float | None
+    dsr: float
+    submitted_at: datetime
+    per_task_pass: tuple[float, ...] | list[float]
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    """`rank` is shared by rows equal on rounded (Pass@1, AC, DSR): 1, 2, 2, 4. `tied_with_leader`: the paired
+    bootstrap interval with row #1 contains 0 (always False for the first row)."""
+
+    key: Hashable
+    rank: int
+    tied_with_leader: bool
+    row: RankInput
+
+
+def _metrics_key(row: RankInput) -> tuple[float, float, float]:
+    ac = -1.0 if row.ac is None else row.ac
+    return (round(row.pass_at_1, DECIMALS), round(ac, DECIMALS), round(row.dsr, DECIMALS))
+
+
+def rank_rows(
+    rows: Sequence[RankInput], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> list[RankedRow]:
+    """Rows in leaderboard order: Pass@1 desc, AC desc (None last), DSR desc, then earlier `submitted_at`, all metric
+    comparisons on values rounded to 4 decimals (so order and shared ranks agree); `str(key)` breaks full ties.
+    Raises ValueError when a row's `per_task_pass` differs in length from the leader's or is empty.
+    `submitted_at` values must be all naive or all aware (else TypeError, as datetime comparison raises).
+    """
+    ordered = sorted(
+        rows,
+        key=lambda r: (tuple(-v for v in _metrics_key(r)), r.submitted_at, str(r.key)),
+    )
+    ranked: list[RankedRow] = []
+    leader = ordered[0] if ordered else None
+    previous: tuple[float, float, float] | None = None
+    rank = 0
+    for position, row in enumerate(ordered, start=1):
+        key = _metrics_key(row)
+        if key != previous:
+            rank, previous = position, key
+        tied = row is not leader and paired_tie_with_leader(
+            list(leader.per_task_pass), list(row.per_task_pass), resamples=resamples, seed=seed
+        )
+        ranked.append(RankedRow(key=row.key, rank=rank, tied_with_leader=tied, row=row))
+    return ranked

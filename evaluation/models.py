@@ -1,0 +1,77 @@
+"""Evaluation runs and their per-task results. Run state lives here, not in a Celery result backend."""
+from django.db import models
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    FAILED = "failed", "Failed"
+
+
+class EvaluationRun(models.Model):
+    """One evaluation of one submission against the benchmark version of its split.
+
+    `summary` holds the aggregates of SCORING.md "Report schema" ({"overall": M, "by_language": {...}})
+    once every task result is final.
+    """
+
+    submission = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="runs")
+    benchmark = models.ForeignKey("leaderboard.Benchmark", on_delete=models.PROTECT, related_name="runs")
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    phase = models.CharField(max_length=32, default="queued")
+    attempts = models.PositiveIntegerField(default=0)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    extracted_dir = models.CharField(max_length=500, blank=True)
+    evaluator_version = models.CharField(max_length=32, blank=True)
+    backend = models.CharField(max_length=32, blank=True)
+    isolation = models.CharField(max_length=64, blank=True)
+    summary = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} of submission {self.submission_id}"
+
+
+class TaskResult(models.Model):
+    """The outcome of evaluating one task of one submission (SCORING.md "Metrics per task")."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+
+    run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="results")
+    task = models.ForeignKey("leaderboard.Task", on_delete=models.PROTECT, related_name="results")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    phase = models.CharField(max_length=32, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=32, blank=True)
+    dsr = models.PositiveSmallIntegerField(default=0)
+    ac = models.FloatField(null=True, blank=True)
+    ac_declared = models.PositiveIntegerField(default=0)
+    ac_implemented = models.PositiveIntegerField(default=0)
+    endpoints = models.JSONField(default=list, help_text='[{"method", "path", "evidence": probe|static|none, "implemented"}]')
+    tests_passed = models.PositiveIntegerField(default=0)
+    tests_total = models.PositiveIntegerField(default=0)
+    pass_at_1 = models.FloatField(default=0.0)
+    solved = models.PositiveSmallIntegerField(default=0)
+    durations = models.JSONField(default=dict, help_text="seconds per phase: install, start, test")
+    logs = models.JSONField(default=dict, help_text="install/build/start logs, each capped at 64 KiB")
+    cases = models.JSONField(default=list, help_text="per-test outcomes; shown only for public splits")
+    detail = models.CharField(max_length=500, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "task"], name="result_run_task")]
+        ordering = ["task__name"]
+
+    def __str__(self) -> str:
+        return f"{self.task} in run {self.run_id}: {self.outcome or self.status}"

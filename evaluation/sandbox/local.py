@@ -1,0 +1,245 @@
+"""The local backend: network namespace + bubblewrap + unprivileged users, with a process-level fallback.
+
+Levels (recorded on every result as `evaluator.isolation`):
+- `netns+bwrap`: root, bubblewrap and iproute2 available. Each task gets a network namespace with only
+  loopback (service and test runner join it, so every task listens on its README port at once), and
+  every command runs in bubblewrap (own PID namespace, read-only system, only its own folders writable,
+  tmpfs /tmp and HOME, cleared environment) as `rg-service` or `rg-runner`, with rlimits.
+- `process`: no root or no bubblewrap. Commands run as the worker's user in their own session; teardown
+  kills by process group and environment marker. Tasks share the host's ports.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Callable, Mapping, Sequence, TypeVar
+
+from . import netns, procfs
+from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
+from .process_io import kill_group, run_capped, spawn
+from .users import RUNNER_USER, SERVICE_USER, ensure_user
+
+T = TypeVar("T")
+
+#: Files of /etc that tools need (DNS and TLS for installs, alternatives for java/mvn, users for uid names).
+ETC_ALLOW = ("alternatives", "ssl", "ca-certificates", "ca-certificates.conf", "resolv.conf", "hosts",
+             "nsswitch.conf", "passwd", "group", "localtime", "java-17-openjdk", "maven", "mime.types",
+             "host.conf", "gai.conf")
+#: rlimits applied with prlimit(1): file size 2 GiB, open files 4096, no core dumps, 1024 processes per user.
+RLIMITS = ("--fsize=2147483648", "--nofile=4096", "--core=0", "--nproc=1024")
+
+
+def detect_level() -> str:
+    """The strongest isolation this machine offers the worker: `netns+bwrap` or `process`."""
+    if os.geteuid() == 0 and shutil.which("bwrap") and shutil.which("ip") and shutil.which("setpriv"):
+        return "netns+bwrap"
+    return "process"
+
+
+class LocalBackend(SandboxBackend):
+    """Chooses `netns+bwrap` when available, else `process` (see module docstring)."""
+
+    name = "local"
+
+    def __init__(self, *, force_level: str | None = None, tmpfs_bytes: int = 256 * 1024 * 1024) -> None:
+        self.isolation = force_level or detect_level()
+        self.tmpfs_bytes = tmpfs_bytes
+        if self.isolation == "netns+bwrap":
+            self.users = {Role.SERVICE: ensure_user(SERVICE_USER), Role.RUNNER: ensure_user(RUNNER_USER)}
+            self.users[Role.INSTALL] = self.users[Role.SERVICE]
+
+    def open_task(self, *, key: str, port: int, work_dir: Path) -> TaskSandbox:
+        if self.isolation == "netns+bwrap":
+            return BwrapTaskSandbox(backend=self, key=key, work_dir=work_dir)
+        return ProcessTaskSandbox(key=key)
+
+    def shares_host_ports(self) -> bool:
+        return self.isolation == "process"
+
+    def sweep(self) -> int:
+        """Delete `rg-` network namespaces left by a crashed worker (their processes are killed first)."""
+        removed = 0
+        for name in netns.leftovers():
+            pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
+            procfs.kill_all([int(p) for p in pids if p.isdigit()])
+            netns.delete(name)
+            removed += 1
+        return removed
+
+
+class _PidNamespaceService(ServiceHandle):
+    """A service running under bwrap: its processes are the members of bwrap's PID namespace.
+
+    Namespace pid 1 is bwrap's init and pid 2 the keeper (`bash start.sh; exec sleep infinity`),
+    so the service is alive while any other member exists.
+    """
+
+    def __init__(self, proc: subprocess.Popen, reader) -> None:
+        self.proc = proc
+        self.reader = reader
+        self._ns: str | None = None
+
+    def namespace(self) -> str | None:
+        if self._ns is None:
+            for child in procfs.children(self.proc.pid):
+                self._ns = procfs.pid_namespace(child)
+        return self._ns
+
+    def alive(self) -> bool:
+        if self.proc.poll() is not None:
+            return False
+        ns = self.namespace()
+        if ns is None:
+            return True  # still being set up
+        return any(inner > 2 for inner in procfs.namespace_members(ns).values())
+
+    def log(self) -> str:
+        return self.reader.text()
+
+    def kill(self) -> None:
+        ns = self.namespace()
+        if ns is not None:
+            procfs.kill_all([pid for pid, inner in procfs.namespace_members(ns).items() if inner == 1])
+        kill_group(self.proc)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+class BwrapTaskSandbox(TaskSandbox):
+    """One task under `netns+bwrap` (see module docstring)."""
+
+    isolation = "netns+bwrap"
+
+    def __init__(self, *, backend: LocalBackend, key: str, work_dir: Path) -> None:
+        self.backend = backend
+        self.netns = f"{netns.PREFIX}{key}"
+        self.work_dir = work_dir
+        self.services: list[_PidNamespaceService] = []
+        self.closed = False
+        try:
+            netns.create(self.netns)
+        except netns.NetnsError as exc:
+            raise SandboxError(str(exc)) from exc
+
+    def _argv(self, argv: Sequence[str], *, role: Role, cwd: Path, env: Mapping[str, str],
+              mounts: Sequence[Mount]) -> list[str]:
+        user = self.backend.users[role]
+        size = str(self.backend.tmpfs_bytes)
+        cmd = [] if role is Role.INSTALL else ["ip", "netns", "exec", self.netns]
+        cmd += ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
+                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
+                "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+                "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
+                "--proc", "/proc", "--dev", "/dev",
+                "--perms", "1777", "--size", size, "--tmpfs", "/tmp",
+                "--perms", "0755", "--dir", "/home", "--perms", "0755", "--dir", "/etc",
+                "--perms", "0777", "--size", size, "--tmpfs", "/home/sandbox"]
+        for name in ETC_ALLOW:
+            if os.path.exists(f"/etc/{name}"):
+                cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+        made: set[str] = {"/", "/tmp", "/home", "/home/sandbox", "/usr", "/etc"}
+        for mount in mounts:
+            for parent in reversed(Path(mount.path).parents):
+                if str(parent) not in made:  # bwrap would create missing parents with mode 0700
+                    cmd += ["--perms", "0755", "--dir", str(parent)]
+                    made.add(str(parent))
+            cmd += ["--bind" if mount.writable else "--ro-bind", str(mount.path), str(mount.path)]
+            made.add(str(mount.path))
+        cmd += ["--chdir", str(cwd), "--clearenv"]
+        base_env = {"HOME": "/home/sandbox", "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+                    "TMPDIR": "/tmp", "USER": user.name}
+        for k, v in {**base_env, **env}.items():
+            cmd += ["--setenv", k, v]
+        cmd += ["--", "prlimit", *RLIMITS, "--", "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}",
+                "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        return cmd + list(argv)
+
+    def run(self, argv, *, role, cwd, env, timeout, mounts=()) -> ExecResult:
+        full = self._argv(argv, role=role, cwd=cwd, env=env, mounts=mounts)
+        return run_capped(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=timeout)
+
+    def start_service(self, argv, *, cwd, env, mounts=()) -> ServiceHandle:
+        keeper = ["bash", "-c", 'bash "$@"; exec sleep infinity', "keeper", *argv]
+        full = self._argv(keeper, role=Role.SERVICE, cwd=cwd, env=env, mounts=mounts)
+        proc, reader = spawn(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        handle = _PidNamespaceService(proc, reader)
+        self.services.append(handle)
+        return handle
+
+    def in_network(self, fn: Callable[[], T]) -> T:
+        return netns.in_netns(self.netns, fn)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for service in self.services:
+            service.kill()
+        # Anything else still in the namespace (it should be nothing) is killed before it is deleted.
+        pids = subprocess.run(["ip", "netns", "pids", self.netns], capture_output=True, text=True).stdout.split()
+        procfs.kill_all([int(p) for p in pids if p.isdigit()])
+        netns.delete(self.netns)
+
+
+class _MarkedService(ServiceHandle):
+    """A service at `process` level: the processes whose environment carries the task's marker."""
+
+    def __init__(self, proc: subprocess.Popen, reader, marker: str) -> None:
+        self.proc, self.reader, self.marker = proc, reader, marker
+
+    def alive(self) -> bool:
+        return bool(procfs.with_marker(self.marker))
+
+    def log(self) -> str:
+        return self.reader.text()
+
+
+class ProcessTaskSandbox(TaskSandbox):
+    """One task at `process` level: no namespace, same user; killed by group and environment marker."""
+
+    isolation = "process"
+
+    def __init__(self, *, key: str) -> None:
+        self.marker = f"RG_SANDBOX_KEY={key}"
+        self.procs: list[subprocess.Popen] = []
+        self.closed = False
+
+    def _env(self, env: Mapping[str, str]) -> dict[str, str]:
+        key, value = self.marker.split("=", 1)
+        base = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/tmp")}
+        return {**base, **env, key: value}
+
+    def run(self, argv, *, role, cwd, env, timeout, mounts=()) -> ExecResult:
+        return run_capped(argv, cwd=cwd, env=self._env(env), timeout=timeout,
+                          on_timeout=lambda: procfs.kill_all(procfs.with_marker(self.marker)))
+
+    def start_service(self, argv, *, cwd, env, mounts=()) -> ServiceHandle:
+        proc, reader = spawn(["bash", *argv], cwd=cwd, env=self._env(env))
+        self.procs.append(proc)
+        return _MarkedService(proc, reader, self.marker)
+
+    def in_network(self, fn: Callable[[], T]) -> T:
+        return fn()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for proc in self.procs:
+            kill_group(proc)
+        for _ in range(3):
+            pids = procfs.with_marker(self.marker)
+            if not pids:
+                break
+            procfs.kill_all(pids)
+            time.sleep(0.1)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass

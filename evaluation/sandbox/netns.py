@@ -1,0 +1,69 @@
+"""Network namespaces with only loopback, managed with iproute2 (`ip netns`), and entering them.
+
+`in_netns(name, fn)` runs fn in a fresh thread that has joined the namespace with setns(2):
+network namespaces are per thread, so only that thread's sockets see the task's loopback.
+Requires CAP_SYS_ADMIN (root).
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import subprocess
+import threading
+from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+CLONE_NEWNET = 0x40000000
+NETNS_DIR = Path("/run/netns")
+PREFIX = "rg-"
+
+
+class NetnsError(RuntimeError):
+    """A namespace could not be created or entered."""
+
+
+def create(name: str) -> None:
+    """Create namespace `name` with loopback up. Raises NetnsError."""
+    for argv in (["ip", "netns", "add", name], ["ip", "-n", name, "link", "set", "lo", "up"]):
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        if proc.returncode != 0:
+            delete(name)
+            raise NetnsError(f"{' '.join(argv)}: {proc.stderr.strip()}")
+
+
+def delete(name: str) -> None:
+    """Remove namespace `name` if it exists (its processes must be gone first)."""
+    subprocess.run(["ip", "netns", "delete", name], capture_output=True)
+
+
+def leftovers() -> list[str]:
+    """Names of namespaces this project created (prefix `rg-`) that still exist."""
+    if not NETNS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in NETNS_DIR.iterdir() if p.name.startswith(PREFIX))
+
+
+def in_netns(name: str, fn: Callable[[], T]) -> T:
+    """Call fn inside namespace `name` on a throwaway thread; re-raises what fn raised."""
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = os.open(NETNS_DIR / name, os.O_RDONLY)
+            try:
+                if libc.setns(fd, CLONE_NEWNET) != 0:
+                    raise NetnsError(f"setns({name}): {os.strerror(ctypes.get_errno())}")
+            finally:
+                os.close(fd)
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name=f"netns-{name}")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]

@@ -1,0 +1,71 @@
+"""Reading /proc: children of a process, members of a PID namespace, processes carrying a marker."""
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+PROC = Path("/proc")
+
+
+def _pids() -> list[int]:
+    return [int(p.name) for p in PROC.iterdir() if p.name.isdigit()]
+
+
+def children(pid: int) -> list[int]:
+    """Direct children of `pid` (from /proc/<n>/stat)."""
+    found = []
+    for n in _pids():
+        try:
+            stat = (PROC / str(n) / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid:
+            found.append(n)
+    return found
+
+
+def pid_namespace(pid: int) -> str | None:
+    """The PID namespace identifier of `pid` (e.g. 'pid:[4026532]'), or None when it is gone."""
+    try:
+        return os.readlink(PROC / str(pid) / "ns" / "pid")
+    except OSError:
+        return None
+
+
+def namespace_members(ns: str) -> dict[int, int]:
+    """{host pid: pid inside the namespace} for every process in PID namespace `ns`."""
+    members = {}
+    for n in _pids():
+        if pid_namespace(n) != ns:
+            continue
+        try:
+            for line in (PROC / str(n) / "status").read_text().splitlines():
+                if line.startswith("NSpid:"):
+                    members[n] = int(line.split()[-1])
+        except OSError:
+            continue
+    return members
+
+
+def with_marker(marker: str) -> list[int]:
+    """Pids whose environment contains `marker` (a `KEY=value` string); only readable ones are seen."""
+    needle = marker.encode()
+    found = []
+    for n in _pids():
+        try:
+            if needle in (PROC / str(n) / "environ").read_bytes().split(b"\0"):
+                found.append(n)
+        except OSError:
+            continue
+    return found
+
+
+def kill_all(pids: list[int]) -> None:
+    """SIGKILL every pid, ignoring the ones already gone."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,262 @@
+"""Writes for evaluation runs and task results. Celery tasks and commands call these.
+
+Idempotence: a run or result is *claimed* with a guarded UPDATE on its status, so a message
+delivered twice finds nothing to claim (DESIGN.md "Conventions").
+"""
+from __future__ import annotations
+
+import fcntl
+from concurrent.futures import ThreadPoolExecutor
+import logging
+import shutil
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from evaluation.engine import EVALUATOR_VERSION
+from evaluation.engine.archive import ArchiveError, ArchiveLimits, extract_archive
+from evaluation.engine.runner import evaluate_task
+from evaluation.engine.spec import TaskEvaluation
+from evaluation.sandbox import SandboxError
+from leaderboard.models import Task
+from leaderboard.services import task_reference_dir, task_set_reference_status
+from submissions.models import Submission
+
+from .report import entry_from_result, summarize
+from .engine_setup import sandbox_backend, task_spec, toolchain, work_root
+from .models import EvaluationRun, RunStatus, TaskResult
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 3
+
+
+def archive_limits() -> ArchiveLimits:
+    """Upload limits from settings (SUBMISSION_MAX_MEMBERS, _EXTRACTED_BYTES, _RATIO)."""
+    return ArchiveLimits(max_members=settings.SUBMISSION_MAX_MEMBERS,
+                         max_bytes=settings.SUBMISSION_MAX_EXTRACTED_BYTES, max_ratio=settings.SUBMISSION_MAX_RATIO)
+
+
+def run_create(*, submission: Submission) -> EvaluationRun:
+    """Create a queued run with one pending result per task of the submission's split; enqueue after commit."""
+    from .tasks import run_prepare  # tasks import services: keep the import local
+
+    run = EvaluationRun.objects.create(submission=submission, benchmark=submission.split.benchmark)
+    TaskResult.objects.bulk_create(
+        TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
+        for t in submission.split.tasks.order_by("name")
+    )
+    run_prepare.delay_on_commit(run.pk)
+    return run
+
+
+def run_claim(*, run_id: int) -> EvaluationRun | None:
+    """Move a queued run to running (once); None when another delivery already claimed it."""
+    claimed = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+        status=RunStatus.RUNNING, phase="extract", started_at=timezone.now(), heartbeat=timezone.now(),
+        attempts=F("attempts") + 1,
+    )
+    if not claimed:
+        return None
+    Submission.objects.filter(runs__pk=run_id).update(status=Submission.Status.RUNNING)
+    return EvaluationRun.objects.select_related("submission__split").get(pk=run_id)
+
+
+def run_extract(*, run: EvaluationRun) -> list[int]:
+    """Unpack the submission for the run and return the ids of its results to evaluate.
+
+    A bad archive fails the run and the submission with the reason (nothing is scored).
+    """
+    submission = run.submission
+    dest = Path(settings.EVALUATION_WORK_ROOT).parent / "runs" / str(run.pk)
+    shutil.rmtree(dest, ignore_errors=True)
+    names = list(run.results.values_list("task__name", flat=True))
+    try:
+        manifest = extract_archive(Path(submission.archive.path), dest, limits=archive_limits(), task_names=names)
+    except ArchiveError as exc:
+        run_fail(run=run, error=str(exc))
+        return []
+    _, _, unknown = manifest.matched(names)
+    warnings = [f"unknown folder {u!r} ignored: it matches no task of the split" for u in unknown]
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(layout_warnings=warnings)
+        EvaluationRun.objects.filter(pk=run.pk).update(
+            extracted_dir=str(dest), phase="tasks", backend=sandbox_backend().name,
+            isolation=sandbox_backend().isolation, evaluator_version=EVALUATOR_VERSION, heartbeat=timezone.now(),
+        )
+    return list(run.results.filter(status=TaskResult.Status.PENDING).values_list("pk", flat=True))
+
+
+def run_fail(*, run: EvaluationRun, error: str) -> None:
+    """Mark the run and its submission failed: the evaluation itself could not run."""
+    now = timezone.now()
+    EvaluationRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, error=error, finished_at=now)
+    Submission.objects.filter(pk=run.submission_id).update(status=Submission.Status.FAILED, error=error,
+                                                           finished_at=now)
+
+
+def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
+    """Claim a pending result (or one whose worker died: running with a stale heartbeat). None if taken."""
+    stale = timezone.now() - timedelta(seconds=stale_after or settings.CELERY_TASK_TIME_LIMIT + 60)
+    claimed = TaskResult.objects.filter(pk=result_id).filter(
+        Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
+    ).filter(run__status=RunStatus.RUNNING).update(
+        status=TaskResult.Status.RUNNING, heartbeat=timezone.now(), phase="materialize", attempts=F("attempts") + 1)
+    if not claimed:
+        return None
+    return TaskResult.objects.select_related("task__benchmark", "run").get(pk=result_id)
+
+
+def _phase_recorder(result_id: int, run_id: int):
+    def record(phase: str) -> None:
+        now = timezone.now()
+        TaskResult.objects.filter(pk=result_id).update(phase=phase, heartbeat=now)
+        EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
+    return record
+
+
+@contextmanager
+def _port_lock(port: int):
+    """Serialise tasks that would listen on the same host port (only at `process` isolation)."""
+    if not sandbox_backend().shares_host_ports():
+        yield
+        return
+    locks = Path(settings.EVALUATION_WORK_ROOT).parent / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with open(locks / f"port-{port}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def task_evaluate(*, task: Task, repo: Path | None, on_phase=None) -> TaskEvaluation:
+    """Evaluate one task's repository folder (None or absent → `missing`) with the configured sandbox.
+
+    Raises SandboxError on platform faults.
+    """
+    with _port_lock(task.port):
+        return evaluate_task(spec=task_spec(task), repo_src=repo if repo and repo.is_dir() else None,
+                             backend=sandbox_backend(), work_root=work_root(), toolchain=toolchain(),
+                             on_phase=on_phase)
+
+
+def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = None,
+                    on_done=None) -> list[tuple[Task, TaskEvaluation]]:
+    """Evaluate `root/<task.name>` for every task, `concurrency` at a time (default EVALUATION_TASK_CONCURRENCY).
+
+    `on_done(task, evaluation)` is called as each finishes. Results come back in the order of `tasks`.
+    A platform fault on one task is recorded as `harness_error` for it. Used offline (manage.py evaluate)
+    and for reference checks.
+    """
+    def one(task: Task) -> TaskEvaluation:
+        try:
+            evaluation = task_evaluate(task=task, repo=root / task.name)
+        except SandboxError as exc:
+            evaluation = TaskEvaluation(task=task.name, outcome="harness_error", dsr=0, tests_passed=0,
+                                        tests_total=task.tests_total, detail=str(exc)[:500])
+        if on_done:
+            on_done(task, evaluation)
+        return evaluation
+
+    with ThreadPoolExecutor(max_workers=concurrency or settings.EVALUATION_TASK_CONCURRENCY) as pool:
+        return list(zip(tasks, pool.map(one, tasks)))
+
+
+def references_check(*, tasks: list[Task], on_done=None) -> list[Task]:
+    """Evaluate every task's reference solution against its own suite and record `passed`/`failed`/`none`.
+
+    Returns the tasks whose reference failed (flagged on the task page and in reports).
+    """
+    with_reference = [t for t in tasks if task_reference_dir(t)]
+    for t in tasks:
+        if t not in with_reference:
+            task_set_reference_status(task=t, status="none", detail="no reference solution shipped")
+    failed = []
+    if not with_reference:
+        return []
+    root = task_reference_dir(with_reference[0]).parent  # every reference of a version sits side by side
+    for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done):
+        ok = evaluation.outcome == "passed"
+        task_set_reference_status(task=task, status="passed" if ok else "failed",
+                                  detail=f"{evaluation.outcome}: {evaluation.detail}")
+        if not ok:
+            failed.append(task)
+    return failed
+
+
+def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
+    """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault)."""
+    run = result.run
+    evaluation = task_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
+                               on_phase=_phase_recorder(result.pk, run.pk))
+    result_store(result=result, evaluation=evaluation)
+    return evaluation
+
+
+def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> None:
+    """Persist an engine TaskEvaluation on the result row and mark it done."""
+    result.outcome = evaluation.outcome
+    result.dsr = evaluation.dsr
+    result.ac = evaluation.ac
+    result.ac_declared = evaluation.ac_declared
+    result.ac_implemented = evaluation.ac_implemented
+    result.endpoints = [{"method": e.method, "path": e.path, "implemented": e.implemented, "evidence": e.evidence}
+                        for e in evaluation.endpoints]
+    result.tests_passed = evaluation.tests_passed
+    result.tests_total = evaluation.tests_total
+    result.pass_at_1 = evaluation.pass_at_1
+    result.solved = evaluation.solved
+    result.durations = evaluation.durations
+    result.logs = evaluation.logs
+    result.cases = [{"name": c.name, "status": c.status} for c in evaluation.cases]
+    result.detail = evaluation.detail[:500]
+    result.status = TaskResult.Status.DONE
+    result.phase = "done"
+    result.finished_at = timezone.now()
+    result.save()
+
+
+def result_release_after_fault(*, result_id: int, error: str) -> bool:
+    """A platform fault (harness_error) hit a result: put it back to pending for a retry.
+
+    Returns False when the attempts are used up; then the result is stored as `harness_error`
+    (never scored: the run is failed rather than finished).
+    """
+    result = TaskResult.objects.get(pk=result_id)
+    if result.attempts < MAX_ATTEMPTS:
+        TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.PENDING, phase="retry")
+        return True
+    TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.DONE, outcome="harness_error",
+                                                   detail=error[:500], finished_at=timezone.now())
+    return False
+
+
+def run_finalize_if_done(*, run_id: int) -> bool:
+    """When every result of the run is done, store the summary and finish the run (exactly once).
+
+    A run with a `harness_error` result is failed, not scored (SCORING.md "Failure taxonomy").
+    """
+    if TaskResult.objects.filter(run_id=run_id).exclude(status=TaskResult.Status.DONE).exists():
+        return False
+    run = EvaluationRun.objects.select_related("submission").get(pk=run_id)
+    results = list(run.results.select_related("task"))
+    if any(r.outcome == "harness_error" for r in results):
+        if run.status == RunStatus.RUNNING:
+            run_fail(run=run, error="the platform could not evaluate every task (harness_error); please resubmit")
+        return True
+    now = timezone.now()
+    finished = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+        status=RunStatus.FINISHED, phase="finished", finished_at=now, summary=_summary(results))
+    if finished:
+        Submission.objects.filter(pk=run.submission_id).update(status=Submission.Status.FINISHED, finished_at=now)
+        if run.extracted_dir:
+            shutil.rmtree(run.extracted_dir, ignore_errors=True)
+    return bool(finished)
+
+
+def _summary(results: list[TaskResult]) -> dict:
+    """The run summary from its stored results (the same code path as the report)."""
+    return summarize([entry_from_result(r) for r in results])

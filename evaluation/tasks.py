@@ -1,0 +1,46 @@
+"""Celery tasks: one run per submission (`run_prepare`), one job per task (`result_run`).
+
+They take ids, claim rows with guarded UPDATEs (a second delivery does nothing), are `acks_late`,
+and retry only platform faults (SandboxError); a failing submission is a result, not an exception.
+"""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from evaluation.sandbox import SandboxError
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def run_prepare(run_id: int) -> None:
+    """Claim a queued run, unpack its archive, enqueue one `result_run` per task."""
+    run = services.run_claim(run_id=run_id)
+    if run is None:
+        log.info("run %s already claimed: nothing to do", run_id)
+        return
+    result_ids = services.run_extract(run=run)
+    for result_id in result_ids:
+        result_run.delay(result_id)
+    if not result_ids:
+        services.run_finalize_if_done(run_id=run_id)
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=services.MAX_ATTEMPTS)
+def result_run(self, result_id: int) -> None:
+    """Evaluate one task of a run, then finish the run if it was the last one."""
+    result = services.result_claim(result_id=result_id)
+    if result is None:
+        log.info("result %s already claimed or done: nothing to do", result_id)
+        return
+    try:
+        services.result_evaluate(result=result)
+    except SandboxError as exc:
+        log.exception("platform fault on result %s", result_id)
+        if services.result_release_after_fault(result_id=result_id, error=str(exc)):
+            raise self.retry(exc=exc, countdown=5)
+    services.run_finalize_if_done(run_id=result.run_id)

@@ -1,0 +1,83 @@
+"""Leaderboard, task catalog and system API views: parse input, call one selector or service, render."""
+from django.core.exceptions import ValidationError
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound as ApiNotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .models import Split, System
+from .selectors import NotFound, leaderboard_rows, split_get, split_tasks
+from .services import system_create, team_for_user
+
+SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
+                OpenApiParameter("split", str, description="split name (default: verified)")]
+
+
+def _split(request) -> Split:
+    try:
+        return split_get(benchmark=request.query_params.get("benchmark"), split=request.query_params.get("split"))
+    except NotFound as exc:
+        raise ApiNotFound(str(exc)) from exc
+
+
+class LeaderboardApi(APIView):
+    """Ranked rows of a split for one language view, with 95% bootstrap intervals and tie markers."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=SPLIT_PARAMS + [OpenApiParameter("language", str, enum=["python", "java", "overall"])],
+                   responses={200: dict})
+    def get(self, request):
+        split = _split(request)
+        language = request.query_params.get("language", "overall")
+        try:
+            rows = leaderboard_rows(split=split, language=language)
+        except NotFound as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
+                         "language": language, "rows": [r.as_dict() for r in rows]})
+
+
+class TaskListApi(APIView):
+    """The split's tasks: language, framework, domain, port, declared endpoints (README for public splits)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=SPLIT_PARAMS, responses={200: dict})
+    def get(self, request):
+        split = _split(request)
+        public = split.visibility == Split.Visibility.PUBLIC
+        tasks = [{"name": t.name, "language": t.language, "framework": t.framework,
+                  "framework_guessed": t.framework_guessed, "domain": t.domain, "port": t.port,
+                  "tests_total": t.tests_total, "declared_endpoints": t.declared_endpoints,
+                  "reference_status": t.reference_status, **({"readme": t.readme} if public else {})}
+                 for t in split_tasks(split=split)]
+        return Response({"benchmark": split.benchmark.name, "split": split.name, "tasks": tasks})
+
+
+class SystemSerializer(serializers.ModelSerializer):
+    team = serializers.CharField(source="team.name", read_only=True)
+
+    class Meta:
+        model = System
+        fields = ["id", "name", "team", "agent_framework", "base_model", "type", "url", "description", "created_at"]
+        read_only_fields = ["id", "team", "created_at"]
+
+
+class SystemListCreateApi(APIView):
+    """GET: every system. POST: create a system owned by the caller's team."""
+
+    @extend_schema(responses={200: SystemSerializer(many=True)})
+    def get(self, request):
+        return Response(SystemSerializer(System.objects.select_related("team"), many=True).data)
+
+    @extend_schema(request=SystemSerializer, responses={201: SystemSerializer})
+    def post(self, request):
+        ser = SystemSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        try:
+            system = system_create(team=team_for_user(user=request.user), **ser.validated_data)
+        except ValidationError as exc:
+            return Response(exc.message_dict, status=status.HTTP_400_BAD_REQUEST)
+        return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,116 @@
+"""Benchmarks, their tasks and splits, and the systems that teams enter.
+
+A `Benchmark` row is one *version* of a named benchmark (SCORING.md "Terms": the version is a sha256
+over every task's README, hidden tests and metadata). Re-importing a changed folder creates a new row
+and marks it current; results keep the version they were scored on.
+"""
+from django.conf import settings
+from django.db import models
+
+
+class Language(models.TextChoices):
+    PYTHON = "python", "Python"
+    JAVA = "java", "Java"
+
+
+class Benchmark(models.Model):
+    """One version of a named benchmark (e.g. `demo`, `repogenesis`)."""
+
+    name = models.SlugField(max_length=64)
+    title = models.CharField(max_length=200, blank=True)
+    version = models.CharField(max_length=64, help_text="sha256 over READMEs, hidden tests and metadata")
+    is_current = models.BooleanField(default=True)
+    storage_dir = models.CharField(max_length=500, help_text="private folder under BENCHMARK_ROOT")
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["name", "version"], name="benchmark_name_version")]
+        ordering = ["name", "-imported_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.version[:12]}"
+
+
+class Task(models.Model):
+    """One requirement document with its hidden tests (BENCHMARK-FORMAT.md "One task = one folder")."""
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="tasks")
+    name = models.CharField(max_length=200)
+    language = models.CharField(max_length=16, choices=Language.choices)
+    port = models.PositiveIntegerField()
+    framework = models.CharField(max_length=64, blank=True)
+    framework_guessed = models.BooleanField(default=False)
+    domain = models.CharField(max_length=64, blank=True)
+    readme = models.TextField()
+    declared_endpoints = models.JSONField(default=list, help_text='[{"method": "GET", "path": "/x/{param}"}]')
+    tests_total = models.PositiveIntegerField(default=0)
+    handout_files = models.JSONField(default=dict, help_text="files given to agents with the README, {path: text}")
+    has_reference = models.BooleanField(default=False)
+    reference_status = models.CharField(max_length=32, default="unchecked")
+    reference_detail = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="task_benchmark_name")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_flagged(self) -> bool:
+        """True when the task cannot be trusted: no hidden test, or its reference fails its own suite."""
+        return self.tests_total == 0 or self.reference_status == "failed"
+
+
+class Split(models.Model):
+    """A subset of a benchmark's tasks; leaderboards are per split."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        HIDDEN = "hidden", "Hidden"
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="splits")
+    name = models.SlugField(max_length=64)
+    tasks = models.ManyToManyField(Task, related_name="splits")
+    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="split_benchmark_name")]
+
+    def __str__(self) -> str:
+        return f"{self.benchmark.name}/{self.name}"
+
+
+class Team(models.Model):
+    """A group of users that owns systems and submissions."""
+
+    name = models.CharField(max_length=100, unique=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class System(models.Model):
+    """An agent (or IDE, or other tool) whose generated repositories are submitted."""
+
+    class Type(models.TextChoices):
+        AGENT = "agent", "Agent"
+        IDE = "ide", "IDE"
+        OTHER = "other", "Other"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="systems")
+    name = models.CharField(max_length=100, unique=True)
+    agent_framework = models.CharField(max_length=100, blank=True)
+    base_model = models.CharField(max_length=100, blank=True)
+    type = models.CharField(max_length=16, choices=Type.choices, default=Type.AGENT)
+    url = models.URLField(blank=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

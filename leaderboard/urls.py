@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "leaderboard"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("tasks/", views.task_list, name="tasks"),
+    path("tasks/<str:name>/", views.task_detail, name="task"),
+    path("systems/new/", views.system_new, name="system_new"),
+    path("systems/<int:pk>/", views.system_detail, name="system"),
+    path("signup/", views.signup, name="signup"),
+]

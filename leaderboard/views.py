@@ -1,0 +1,100 @@
+"""Pages: the leaderboard, the task catalog, systems, sign-up."""
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+
+import markdown
+
+from evaluation.grading.taxonomy import outcome_label
+
+from .charts import radar_figure
+from .forms import SignUpForm, SystemForm
+from .models import Split, System
+from .selectors import LANGUAGE_VIEWS, NotFound, leaderboard_rows, split_get, split_tasks
+from .services import system_create, team_for_user
+
+LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
+
+
+def _split_or_404(request) -> Split:
+    try:
+        return split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
+    except NotFound as exc:
+        raise Http404(str(exc)) from exc
+
+
+def home(request):
+    """The split's leaderboard: a tab per language view, each with its ranked table and radar chart."""
+    try:
+        split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
+    except NotFound:
+        return render(request, "leaderboard/empty.html", status=200)
+    views = []
+    for language in LANGUAGE_VIEWS:
+        rows = leaderboard_rows(split=split, language=language)
+        count = split_tasks(split=split, language=language).count()
+        views.append({
+            "key": language, "label": LABELS[language], "rows": rows, "task_count": count,
+            "figure_id": f"fig-{language}",
+            "figure": radar_figure(rows=[(r.system.name, r.metrics) for r in rows],
+                                   title=f"{LABELS[language]}: {split.benchmark.name} / {split.name}"),
+        })
+    active = request.GET.get("language", "python")
+    return render(request, "leaderboard/home.html", {"split": split, "views": views,
+                                                     "active": active if active in LANGUAGE_VIEWS else "python"})
+
+
+def task_list(request):
+    """The task catalog of a split: language, framework, domain, port, declared endpoints."""
+    split = _split_or_404(request)
+    return render(request, "leaderboard/task_list.html", {"split": split, "tasks": split_tasks(split=split)})
+
+
+def task_detail(request, name: str):
+    """One task: metadata, declared endpoints, the README rendered (public splits only)."""
+    split = _split_or_404(request)
+    task = get_object_or_404(split_tasks(split=split), name=name)
+    readme = None
+    if split.visibility == Split.Visibility.PUBLIC:
+        readme = markdown.markdown(task.readme, extensions=["fenced_code", "tables"], output_format="html")
+    return render(request, "leaderboard/task_detail.html", {"split": split, "task": task, "readme_html": readme})
+
+
+def system_detail(request, pk: int):
+    """A system and its public submissions (plus private ones for its team)."""
+    from submissions.selectors import submissions_visible
+
+    system = get_object_or_404(System.objects.select_related("team"), pk=pk)
+    subs = submissions_visible(user=request.user).filter(system=system)
+    return render(request, "leaderboard/system_detail.html", {"system": system, "submissions": subs,
+                                                              "outcome_label": outcome_label})
+
+
+def signup(request):
+    """Create an account (and a personal team), then log in."""
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        team_for_user(user=user)
+        login(request, user)
+        messages.success(request, "Welcome! Create a system, then submit its generated repositories.")
+        return redirect("leaderboard:system_new")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def system_new(request):
+    """Create a system for the user's team."""
+    form = SystemForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            system = system_create(team=team_for_user(user=request.user), **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"System {system.name} created.")
+            return redirect("submissions:submit")
+    return render(request, "leaderboard/system_form.html", {"form": form})

@@ -1,0 +1,16 @@
+#!/usr/bin/env python
+"""Django's command-line entry point for the RepoGenesis Leaderboard."""
+import os
+import sys
+
+
+def main() -> None:
+    """Run a management command with `config.settings` as the settings module."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Reads for submissions, with visibility rules: private submissions are seen by their team only."""
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q, QuerySet
+
+from .models import Submission
+
+
+def submissions_visible(*, user: User | AnonymousUser) -> QuerySet[Submission]:
+    """Public submissions plus the user's teams' private ones, newest first."""
+    qs = Submission.objects.select_related("system__team", "split__benchmark")
+    if user.is_authenticated:
+        return qs.filter(Q(is_public=True) | Q(system__team__members=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def submission_get(*, pk: int, user: User | AnonymousUser) -> Submission | None:
+    """The submission if the user may see it, else None."""
+    return submissions_visible(user=user).filter(pk=pk).first()
+
+
+def user_is_member(*, submission: Submission, user: User | AnonymousUser) -> bool:
+    """True when the user belongs to the team owning the submission's system."""
+    return bool(user.is_authenticated and submission.system.team.members.filter(pk=user.pk).exists())

@@ -1,0 +1,113 @@
+"""Writes for submissions: checking and storing an uploaded archive, then queueing its evaluation."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils import timezone
+
+from evaluation.engine.archive import ArchiveError, ArchiveManifest, inspect_archive
+from evaluation.services import archive_limits, run_create
+from leaderboard.models import Split, System
+
+from .models import Submission
+
+ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+class SubmissionError(ValueError):
+    """The upload was refused; the message says what was wrong and what to do. Nothing was stored."""
+
+
+def _check_name_and_size(upload: UploadedFile) -> None:
+    if not upload.name.lower().endswith(ARCHIVE_SUFFIXES):
+        raise SubmissionError(f"{upload.name!r} is not an archive: upload a .zip or .tar.gz with one folder per task.")
+    if upload.size > settings.SUBMISSION_MAX_UPLOAD_BYTES:
+        raise SubmissionError(f"The archive is {upload.size} bytes; the limit is "
+                              f"{settings.SUBMISSION_MAX_UPLOAD_BYTES} bytes. Remove build outputs and dependencies.")
+    if upload.size == 0:
+        raise SubmissionError("The uploaded file is empty.")
+
+
+def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManifest, str]:
+    """Read the member list (nothing is extracted here) and the sha256 of the upload."""
+    digest = hashlib.sha256()
+    with tempfile.NamedTemporaryFile(suffix=".upload") as tmp:
+        for chunk in upload.chunks():
+            digest.update(chunk)
+            tmp.write(chunk)
+        tmp.flush()
+        try:
+            manifest = inspect_archive(Path(tmp.name), limits=archive_limits(), task_names=task_names)
+        except ArchiveError as exc:
+            raise SubmissionError(str(exc)) from exc
+    upload.seek(0)
+    return manifest, digest.hexdigest()
+
+
+def _check_layout(manifest: ArchiveManifest, task_names: list[str]) -> None:
+    present, _, unknown = manifest.matched(task_names)
+    if present:
+        return
+    found = ", ".join(manifest.folders[:8]) or "nothing"
+    hint = (" The archive looks nested one level too deep: put the task folders at its root "
+            "(or inside a single wrapping folder)." if manifest.prefix or len(manifest.folders) == 1 else "")
+    raise SubmissionError(f"No folder of the archive is named like a task of this split (found: {found}). "
+                          f"Task folder names are case-sensitive, e.g. {', '.join(task_names[:3])}.{hint}")
+
+
+def _check_quota(system: System) -> None:
+    since = timezone.now() - timedelta(days=1)
+    used = Submission.objects.filter(system__team=system.team, created_at__gte=since).exclude(
+        status=Submission.Status.FAILED).count()
+    if used >= settings.SUBMISSION_DAILY_QUOTA:
+        raise SubmissionError(f"Your team has used its {settings.SUBMISSION_DAILY_QUOTA} submissions of the last "
+                              "24 hours; failed evaluations do not count. Try again later.")
+
+
+def submission_create(*, system: System, split: Split, upload: UploadedFile, user: User | None,
+                      note: str = "", is_public: bool = True) -> Submission:
+    """Check an uploaded archive, store it and queue its evaluation (after commit).
+
+    Raises SubmissionError (nothing stored) when the file is not a usable archive, is too big,
+    holds unsafe paths, matches no task of the split, or the team's daily quota is used up.
+    """
+    _check_name_and_size(upload)
+    task_names = list(split.tasks.order_by("name").values_list("name", flat=True))
+    manifest, sha256 = _inspect(upload, task_names)
+    _check_layout(manifest, task_names)
+    _check_quota(system)
+    submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
+                            archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
+                            archive_sha256=sha256, note=note[:300], is_public=is_public)
+    try:
+        with transaction.atomic():
+            submission.archive.save(upload.name, upload, save=False)
+            submission.save()
+            run_create(submission=submission)
+    except Exception:
+        if submission.archive.name:
+            submission.archive.storage.delete(submission.archive.name)
+        raise
+    return submission
+
+
+def upload_size_check(*, content_length: str | int | None) -> None:
+    """Refuse a request body over the upload limit before Django reads (and stores) any of it.
+
+    Raises SubmissionError. The multipart overhead allowance is 64 KiB.
+    """
+    try:
+        length = int(content_length or 0)
+    except (TypeError, ValueError):
+        return
+    if length > settings.SUBMISSION_MAX_UPLOAD_BYTES + 64 * 1024:
+        raise SubmissionError(f"The upload is {length} bytes; the limit is {settings.SUBMISSION_MAX_UPLOAD_BYTES} "
+                              "bytes. Remove build outputs and dependencies from the archive.")

@@ -1,0 +1,91 @@
+"""Submission pages: upload form, status page (polls the API), report downloads."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+
+from evaluation.grading.taxonomy import outcome_label
+from evaluation.report import report_csv
+from evaluation.selectors import run_latest, run_progress, run_report
+from leaderboard.charts import outcome_bar_figure
+from leaderboard.selectors import NotFound, split_get
+
+from .api import submission_data
+from .forms import SubmissionForm
+from .models import Submission
+from .selectors import submission_get, user_is_member
+from .services import SubmissionError, submission_create, upload_size_check
+
+
+@login_required
+def submit(request):
+    """Upload an archive for one of the user's systems; errors are shown on the form, nothing is stored."""
+    if request.method == "POST":
+        try:
+            upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
+        except SubmissionError as exc:
+            form = SubmissionForm(user=request.user)
+            form.add_error(None, str(exc))
+            return render(request, "submissions/submit.html", {"form": form}, status=400)
+    form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user)
+    if not form.fields["system"].queryset.exists():
+        messages.info(request, "Create a system first: submissions belong to a system.")
+        return redirect("leaderboard:system_new")
+    if request.method == "POST" and form.is_valid():
+        try:
+            split = split_get()
+            submission = submission_create(system=form.cleaned_data["system"], split=split,
+                                           upload=form.cleaned_data["archive"], user=request.user,
+                                           note=form.cleaned_data["note"], is_public=form.cleaned_data["is_public"])
+        except (SubmissionError, NotFound) as exc:
+            form.add_error("archive", str(exc))
+        else:
+            return redirect("submissions:detail", pk=submission.pk)
+    return render(request, "submissions/submit.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _visible_or_404(request, pk: int) -> Submission:
+    submission = submission_get(pk=pk, user=request.user)
+    if submission is None:
+        raise Http404("no such submission")
+    return submission
+
+
+def detail(request, pk: int):
+    """Status and, once finished, the per-task report of a submission."""
+    submission = _visible_or_404(request, pk)
+    run = run_latest(submission=submission)
+    results = list(run.results.select_related("task").order_by("task__name")) if run else []
+    public_split = submission.split.visibility == "public"
+    figure = outcome_bar_figure(outcomes=run.summary["overall"]["outcomes"], title="Outcomes") \
+        if run and run.summary else None
+    return render(request, "submissions/detail.html", {
+        "submission": submission, "run": run, "results": results, "figure": figure,
+        "show_cases": public_split, "show_logs": user_is_member(submission=submission, user=request.user),
+        "outcome_label": outcome_label,
+    })
+
+
+def status_json(request, pk: int):
+    """Polling endpoint of the status page (same data as the API)."""
+    return JsonResponse(submission_data(_visible_or_404(request, pk)))
+
+
+def _report_or_404(request, pk: int) -> dict:
+    submission = _visible_or_404(request, pk)
+    run = run_latest(submission=submission)
+    if run is None or submission.status != Submission.Status.FINISHED:
+        raise Http404("this submission has no finished evaluation yet")
+    return run_report(run=run)
+
+
+def report_json(request, pk: int):
+    response = JsonResponse(_report_or_404(request, pk), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="submission-{pk}-report.json"'
+    return response
+
+
+def report_csv_view(request, pk: int):
+    response = HttpResponse(report_csv(_report_or_404(request, pk)), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="submission-{pk}-report.csv"'
+    return response

@@ -1,0 +1,261 @@
+"""Declared endpoints: path normalisation and extraction from READMEs written in the styles real tasks use."""
+from __future__ import annotations
+
+import pytest
+
+from evaluation.grading.endpoints import Endpoint, extract_endpoints, normalize_path
+
+
+@pytest.mark.parametrize(
+    "raw, normalised",
+    [
+        ("/api/items", "/api/items"),
+        ("/api/items/", "/api/items"),
+        ("/", "/"),
+        ("", "/"),
+        ("api/items", "/api/items"),
+        ("/api/items?page=2&size=10", "/api/items"),
+        ("/api/items/#top", "/api/items"),
+        ("//api///items//", "/api/items"),
+        ("/users/{id}", "/users/{param}"),
+        ("/users/{user_id}/roles/{role_id}", "/users/{param}/roles/{param}"),
+        ("/users/<id>", "/users/{param}"),
+        ("/users/<int:id>/", "/users/{param}"),
+        ("/users/:id", "/users/{param}"),
+        ("/users/:id/posts/:postId", "/users/{param}/posts/{param}"),
+        ("/users/{id:int}", "/users/{param}"),
+        ("/files/{path:path}", "/files/{param}"),
+        ("/items/{id:[0-9]+}", "/items/{param}"),
+        ("http://localhost:8080/api/x/", "/api/x"),
+        ("/time:now", "/time:now"),  # a colon inside a segment is not a parameter
+    ],
+)
+def test_normalize_path(raw, normalised):
+    assert normalize_path(raw) == normalised
+
+
+def test_endpoint_of_normalises_and_validates():
+    assert Endpoint.of("get", "/users/<int:id>/") == Endpoint("GET", "/users/{param}")
+    assert Endpoint.of("GET", "/a/{x}") == Endpoint.of("GET", "/a/:y")  # one placeholder name: duplicates collapse
+    assert str(Endpoint.of("delete", "/a/{id}")) == "DELETE /a/{param}"
+    with pytest.raises(ValueError):
+        Endpoint.of("FETCH", "/x")
+
+
+def eps(*pairs: str) -> list[Endpoint]:
+    return [Endpoint.of(*p.split(" ", 1)) for p in pairs]
+
+
+CHATROOM_STYLE = """# Web Chatroom Service
+
+## API Definition
+
+### Service Listening
+- Port: 8083
+- Base path: `/api/v1`
+
+### Health Check
+- API Name: `GET /api/v1/health`
+- Input: None
+
+### Register User
+- API Name: `POST /api/v1/auth/register`
+
+### Join Room
+- API Name: `POST /api/v1/rooms/{room_id}/join`
+- Auth: `Authorization: Bearer <token>`
+
+### Pull Messages
+- API Name: `GET /api/v1/rooms/{room_id}/messages`
+
+Ensure the service is running at `http://localhost:8083` before running tests.
+"""
+
+
+def test_list_items_with_code_spans():
+    assert extract_endpoints(CHATROOM_STYLE) == eps(
+        "GET /api/v1/health",
+        "POST /api/v1/auth/register",
+        "POST /api/v1/rooms/{room_id}/join",
+        "GET /api/v1/rooms/{room_id}/messages",
+    )
+
+
+HEADINGS_STYLE = """# Todo service
+### POST /api/todos
+Creates a todo.
+### GET /api/todos/{id}
+#### `DELETE /api/todos/{todo_id}`
+## 3. PUT /api/todos/<int:id>
+**PATCH** `/api/todos/:id`
+**Endpoint**: `POST /api/roles/{role_id}/permissions`
+- **Interface**: `GET /projects/{id}/tasks`
+"""
+
+
+def test_headings_bold_and_labels():
+    assert extract_endpoints(HEADINGS_STYLE) == eps(
+        "POST /api/todos",
+        "GET /api/todos/{id}",
+        "DELETE /api/todos/{id}",
+        "PUT /api/todos/{id}",
+        "PATCH /api/todos/{id}",
+        "POST /api/roles/{id}/permissions",
+        "GET /projects/{id}/tasks",
+    )
+
+
+SEPARATE_LINES_STYLE = """## API Definitions
+### 1. List All Projects
+- **Method**: `GET`
+- **Path**: `/projects`
+- **Output**: `[{"id": "string"}]`
+
+### 2. Create Project
+- **Method**: `POST`
+- **Path**: `/projects`
+- **Input**: `{"name": "string"}`
+
+### 3. Get Build Status
+- **Path**: `/builds/{id}/status`
+- **Method**: GET
+
+### 4. Orphan
+- **Method**: `DELETE`
+
+### 5. Another
+- **Path**: `/never/paired`
+"""
+
+
+def test_method_and_path_on_separate_lines():
+    assert extract_endpoints(SEPARATE_LINES_STYLE) == eps("GET /projects", "POST /projects", "GET /builds/{id}/status")
+
+
+EVE_AND_PLAIN_STYLE = """Endpoints
+- GET `/people`
+  - Output (200): JSON document with an `_items` array
+- POST `/people`
+- PUT `/people/{id}`
+  - After deletion a subsequent `GET /people/{id}` returns `404 Not Found`
+
+Authentication
+
+POST /api/v1/auth/register/
+Input schema
+{
+  "username": string
+}
+
+GET /api/v1/movies/
+Headers: Authorization: Bearer <access>
+
+GET /health
+"""
+
+
+def test_method_before_code_path_and_bare_lines():
+    assert extract_endpoints(EVE_AND_PLAIN_STYLE) == eps(
+        "GET /people",
+        "POST /people",
+        "PUT /people/{id}",
+        "GET /people/{id}",
+        "POST /api/v1/auth/register",
+        "GET /api/v1/movies",
+        "GET /health",
+    )
+
+
+TABLES_STYLE = """| Method | Path | Description |
+|--------|------|-------------|
+| GET | `/api/books` | list books |
+| **POST** | /api/books | create |
+| PUT, PATCH | `/api/books/:id` | update |
+| DELETE | /api/books/{id} | remove |
+
+| Endpoint | Notes |
+| :--- | ---: |
+| `GET /api/authors` | all authors |
+| DELETE /api/authors/{author_id} | remove |
+
+| Verb | URL |
+|---|---|
+| GET | http://localhost:8080/api/stats |
+
+| Field | Type |
+|---|---|
+| id | /not/an/endpoint |
+"""
+
+
+def test_tables():
+    assert extract_endpoints(TABLES_STYLE) == eps(
+        "GET /api/books",
+        "POST /api/books",
+        "PUT /api/books/{id}",
+        "PATCH /api/books/{id}",
+        "DELETE /api/books/{id}",
+        "GET /api/authors",
+        "DELETE /api/authors/{id}",
+        "GET /api/stats",  # a URL in a path column: the method column makes it an endpoint
+    )
+
+
+CODE_STYLE = """## Examples
+```http
+GET /api/x HTTP/1.1
+Host: localhost:8080
+```
+
+```bash
+curl http://localhost:8080/api/not-an-endpoint
+curl -s localhost:8080/api/also-not
+curl -X POST http://localhost:8080/api/items \\
+  -H 'Content-Type: application/json' -d '{"name": "a"}'
+curl --request DELETE "http://localhost:8080/api/items/42"
+```
+
+```python
+requests.get("http://localhost:8080/api/python-not")
+# GET /api/comment-not-at-line-start is fine to skip
+```
+
+Run `curl -X PUT http://127.0.0.1:8080/api/items/7` to update.
+"""
+
+
+def test_code_blocks_and_curl():
+    assert extract_endpoints(CODE_STYLE) == eps(
+        "GET /api/x", "POST /api/items", "DELETE /api/items/{id}", "PUT /api/items/{id}"
+    )
+
+
+NEGATIVES = """# Notes
+The service supports GET/POST and POST / PUT requests, see http://localhost:8080/docs.
+Visit `http://localhost:8000/api/v1/movies/` with a browser.
+Get /lowercase is prose, and so is getting /things.
+GET users without a slash is not a path.
+"""
+
+
+def test_prose_and_urls_without_methods_are_ignored():
+    assert extract_endpoints(NEGATIVES) == []
+
+
+def test_duplicates_collapse_in_first_seen_order():
+    readme = """
+### GET /users/{id}
+- `POST /users`
+| Method | Path |
+|---|---|
+| GET | /users/<int:user_id>/ |
+| POST | /users/ |
+### GET /users/:uid
+- GET `/users`
+"""
+    assert extract_endpoints(readme) == eps("GET /users/{param}", "POST /users", "GET /users")
+
+
+def test_chinese_readme_with_bare_lines():
+    readme = "接口定义\n\nGET /health\n\n语义：健康检查。\n\nPOST /echo\n\n输入（application/json）：\n\nGET /sum\n"
+    assert extract_endpoints(readme) == eps("GET /health", "POST /echo", "GET /sum")

@@ -1,0 +1,207 @@
+"""JUnit XML parsing: a report written by a real pytest run, and Maven Surefire reports in their real format."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from evaluation.grading.junit import JUnitError, Status, TestCase, parse_junit
+
+SECRET = "hidden-expected-value-7f3a"
+
+PYTEST_SUITE = f'''
+import pytest
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("fixture failed {SECRET}")
+
+def test_passes():
+    assert 1 + 1 == 2
+
+def test_fails():
+    assert "{SECRET}" == "something else"
+
+def test_errors_in_setup(broken):
+    pass
+
+def test_skipped():
+    pytest.skip("service down {SECRET}")
+
+@pytest.mark.xfail(reason="known")
+def test_xfailed():
+    assert False
+
+@pytest.mark.xfail(strict=True)
+def test_xpassed_strict():
+    pass
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_param(n):
+    assert n != 2
+
+class TestGroup:
+    def test_method(self):
+        pass
+'''
+
+
+@pytest.fixture(scope="module")
+def pytest_report(tmp_path_factory) -> Path:
+    """JUnit XML written by actually running pytest on a tiny suite."""
+    folder = tmp_path_factory.mktemp("suite")
+    (folder / "test_sample.py").write_text(PYTEST_SUITE)
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    report = folder / "report.xml"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:django", "-p", "no:cacheprovider",
+         "-c", str(folder / "pytest.ini"), "--rootdir", str(folder), f"--junitxml={report}", str(folder)],
+        cwd=folder, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    return report
+
+
+def test_pytest_report_statuses(pytest_report):
+    result = parse_junit([pytest_report])
+    statuses = {case.name: case.status for case in result.cases}
+    assert statuses == {
+        "test_passes": Status.PASSED,
+        "test_fails": Status.FAILED,
+        "test_errors_in_setup": Status.ERROR,
+        "test_skipped": Status.SKIPPED,
+        "test_xfailed": Status.SKIPPED,
+        "test_xpassed_strict": Status.FAILED,
+        "test_param[1]": Status.PASSED,
+        "test_param[2]": Status.FAILED,
+        "test_param[3]": Status.PASSED,
+        "test_method": Status.PASSED,
+    }
+    assert (result.passed, result.total) == (4, 10)
+    assert result.counts == {Status.PASSED: 4, Status.FAILED: 3, Status.ERROR: 1, Status.SKIPPED: 2}
+    assert next(c for c in result.cases if c.name == "test_method").classname == "test_sample.TestGroup"
+
+
+def test_messages_are_not_kept(pytest_report):
+    assert SECRET in pytest_report.read_text()  # the report has it ...
+    result = parse_junit([pytest_report])
+    assert SECRET not in repr(result)  # ... the parsed result does not
+    assert set(TestCase.__dataclass_fields__) == {"name", "classname", "status"}
+
+
+SUREFIRE_ITEMS = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report.xsd" version="3.0.2" name="com.example.ItemApiTest" time="1.234" tests="5" errors="1" skipped="1" failures="1">
+  <properties>
+    <property name="java.version" value="17.0.9"/>
+    <property name="user.dir" value="/work/task"/>
+  </properties>
+  <testcase name="createItem" classname="com.example.ItemApiTest" time="0.412"/>
+  <testcase name="listItems" classname="com.example.ItemApiTest" time="0.031">
+    <failure message="expected: &lt;200&gt; but was: &lt;404&gt;" type="org.opentest4j.AssertionFailedError"><![CDATA[org.opentest4j.AssertionFailedError: expected: <200> but was: <404>
+	at com.example.ItemApiTest.listItems(ItemApiTest.java:42)]]></failure>
+    <system-out><![CDATA[<!DOCTYPE html><html><body>Whitelabel Error Page</body></html>]]></system-out>
+  </testcase>
+  <testcase name="deleteItem" classname="com.example.ItemApiTest" time="0.002">
+    <error message="Connection refused" type="java.net.ConnectException"><![CDATA[java.net.ConnectException: Connection refused]]></error>
+  </testcase>
+  <testcase name="updateItem" classname="com.example.ItemApiTest" time="0">
+    <skipped message="Disabled until v2"/>
+  </testcase>
+  <testcase name="flakyHealth" classname="com.example.ItemApiTest" time="0.101">
+    <flakyFailure message="timeout" type="java.lang.AssertionError"><stackTrace><![CDATA[java.lang.AssertionError: timeout]]></stackTrace></flakyFailure>
+  </testcase>
+</testsuite>
+"""
+
+SUREFIRE_USERS = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.example.UserApiTest" time="0.5" tests="3" errors="0" skipped="0" failures="1">
+  <testcase name="register(String)[1]" classname="com.example.UserApiTest" time="0.1"/>
+  <testcase name="register(String)[2]" classname="com.example.UserApiTest" time="0.1"/>
+  <testcase name="login" classname="com.example.UserApiTest" time="0.2">
+    <failure message="bad token" type="java.lang.AssertionError"/>
+    <rerunFailure message="bad token" type="java.lang.AssertionError"/>
+  </testcase>
+</testsuite>
+"""
+
+
+def test_surefire_reports_from_several_files(tmp_path):
+    first = tmp_path / "TEST-com.example.ItemApiTest.xml"
+    second = tmp_path / "TEST-com.example.UserApiTest.xml"
+    first.write_text(SUREFIRE_ITEMS)
+    second.write_text(SUREFIRE_USERS)
+    result = parse_junit([first, second])
+    assert [(c.classname.rsplit(".", 1)[1], c.name, c.status.value) for c in result.cases] == [
+        ("ItemApiTest", "createItem", "passed"),
+        ("ItemApiTest", "listItems", "failed"),
+        ("ItemApiTest", "deleteItem", "error"),
+        ("ItemApiTest", "updateItem", "skipped"),
+        ("ItemApiTest", "flakyHealth", "passed"),
+        ("UserApiTest", "register(String)[1]", "passed"),
+        ("UserApiTest", "register(String)[2]", "passed"),
+        ("UserApiTest", "login", "failed"),
+    ]
+    assert (result.passed, result.total) == (4, 8)
+
+
+def test_testsuites_root_with_nested_suites_and_no_cases(tmp_path):
+    nested = tmp_path / "nested.xml"
+    nested.write_text(
+        '<testsuites><testsuite name="outer"><testsuite name="inner">'
+        '<testcase classname="a.B" name="t1"/><testcase classname="a.B" name="t2"><skipped/></testcase>'
+        "</testsuite></testsuite></testsuites>"
+    )
+    empty_run = tmp_path / "empty.xml"
+    empty_run.write_text('<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="0"/></testsuites>')
+    result = parse_junit([nested, empty_run])
+    assert [(c.name, c.status) for c in result.cases] == [("t1", Status.PASSED), ("t2", Status.SKIPPED)]
+    assert parse_junit([empty_run]).total == 0
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("", "empty report"),
+        ("  \n\t", "empty report"),
+        ("<testsuite><testcase name='x'>", "not well-formed"),
+        ("not xml at all", "not well-formed"),
+        ("<html><body>oops</body></html>", "root element <html>"),
+        (
+            '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>'
+            "<testsuite><testcase name='&lol2;'/></testsuite>",
+            "DOCTYPE",
+        ),
+    ],
+)
+def test_bad_reports_raise(tmp_path, content, message):
+    path = tmp_path / "report.xml"
+    path.write_text(content)
+    with pytest.raises(JUnitError, match=message) as info:
+        parse_junit([path])
+    assert "report.xml" in str(info.value)
+
+
+def test_missing_file_and_no_files_raise(tmp_path):
+    good = tmp_path / "good.xml"
+    good.write_text(SUREFIRE_USERS)
+    with pytest.raises(JUnitError, match="absent.xml: cannot read"):
+        parse_junit([good, tmp_path / "absent.xml"])
+    with pytest.raises(JUnitError, match="no report"):
+        parse_junit([])
+
+
+def test_error_messages_do_not_quote_the_file(tmp_path):
+    path = tmp_path / "report.xml"
+    path.write_text(textwrap.dedent(f"""\
+        <testsuite>
+          <testcase name="a"><failure message="{SECRET}"/></testcase>
+          <testcase name="b"> {SECRET} <
+        </testsuite>"""))
+    with pytest.raises(JUnitError) as info:
+        parse_junit([path])
+    assert SECRET not in str(info.value)

@@ -1,0 +1,188 @@
+"""The dynamic probe of SCORING.md "AC (task)" against real HTTP servers on 127.0.0.1."""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+from datetime import datetime, timezone
+
+from evaluation.grading.paths import Endpoint
+from evaluation.grading.probe import Reason, probe_endpoints
+
+E = Endpoint.of
+
+
+def json_reply(status: int, payload: object) -> tuple[int, str, bytes]:
+    return status, "application/json", json.dumps(payload).encode()
+
+
+def routed_app(method: str, path: str, body: bytes):
+    """A small REST service: real routes, 405 for a known path with the wrong method, JSON 404 otherwise."""
+    items = {"1": {"id": 1, "name": "one"}}
+    if path == "/health" and method == "GET":
+        return json_reply(200, {"status": "ok"})
+    if path == "/api/items":
+        if method == "GET":
+            return json_reply(200, list(items.values()))
+        if method == "POST":
+            data = json.loads(body or b"{}")
+            return json_reply(400 if "name" not in data else 201, {"error": "name required"})
+        return json_reply(405, {"detail": "Method Not Allowed"})
+    m = re.fullmatch(r"/api/items/(\w+)", path)
+    if m:
+        if method == "GET":
+            return json_reply(200, items[m.group(1)]) if m.group(1) in items else json_reply(404, {"error": "no item"})
+        if method == "DELETE":
+            return 204, "application/json", b""
+        return json_reply(405, {"detail": "Method Not Allowed"})
+    if path == "/old":
+        return 302, "text/plain", b"moved", {"Location": "/redirected"}
+    return json_reply(404, {"detail": "Not Found"})
+
+
+def test_real_routes_are_found_and_missing_ones_are_not(serve):
+    server = serve(routed_app)
+    endpoints = [
+        E("GET", "/health"),
+        E("GET", "/api/items"),
+        E("POST", "/api/items"),  # answers 400 to the empty JSON body: the route exists
+        E("GET", "/api/items/{id}"),
+        E("DELETE", "/api/items/<int:id>"),
+        E("PUT", "/api/items/{id}"),  # 405: path known, method not
+        E("GET", "/api/orders"),  # 404 with the "no such route" body
+        E("PATCH", "/api/items"),  # 405
+        E("GET", "/old"),  # a redirect is an answer; it is not followed
+    ]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {
+        E("GET", "/health"): True,
+        E("GET", "/api/items"): True,
+        E("POST", "/api/items"): True,
+        E("GET", "/api/items/{id}"): True,
+        E("DELETE", "/api/items/{id}"): True,
+        E("PUT", "/api/items/{id}"): False,
+        E("GET", "/api/orders"): False,
+        E("PATCH", "/api/items"): False,
+        E("GET", "/old"): True,
+    }
+    assert result.implemented == 6
+    assert result.inconclusive == []
+    assert result.observations[E("PUT", "/api/items/{id}")].endpoint_status == 405
+    assert result.observations[E("GET", "/api/orders")].reason is Reason.NOT_FOUND
+    assert result.observations[E("GET", "/old")].endpoint_status == 302
+
+    seen = server.requests
+    # parameters filled with 1; JSON {} for POST; no auth header would ever be sent by the probe
+    assert ("GET", "/api/items/1", b"") in seen
+    assert ("POST", "/api/items", b"{}") in seen
+    assert not any(path == "/redirected" for _, path, _ in seen)
+    # fingerprints: random hex under the endpoint's first segment, or the root for one-segment paths,
+    # requested once per (method, prefix)
+    fingerprint_paths = [p for _, p, _ in seen if re.fullmatch(r"(/api)?/[0-9a-f]{16}", p)]
+    assert any(p.startswith("/api/") for p in fingerprint_paths)
+    assert any(re.fullmatch(r"/[0-9a-f]{16}", p) for p in fingerprint_paths)
+    get_api_fingerprints = [m for m, p, _ in seen if m == "GET" and re.fullmatch(r"/api/[0-9a-f]{16}", p)]
+    assert len(get_api_fingerprints) == 1
+
+
+def test_catch_all_server_is_inconclusive(serve):
+    server = serve(lambda method, path, body: (200, "text/html", b"<html>app shell</html>"))
+    endpoints = [E("GET", "/api/items"), E("POST", "/api/items"), E("GET", "/health")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {e: None for e in endpoints}
+    assert result.inconclusive == endpoints
+    assert {o.reason for o in result.observations.values()} == {Reason.CATCH_ALL}
+    assert result.observations[endpoints[0]].fingerprint_status == 200
+    # the endpoint itself is never requested once the fingerprint shows a catch-all
+    assert not any(path == "/api/items" for _, path, _ in server.requests)
+
+
+def test_a_404_for_a_missing_item_differs_from_the_route_404(serve):
+    def app(method, path, body):
+        if re.fullmatch(r"/api/users/\d+", path) and method == "GET":
+            return json_reply(404, {"error": "user not found", "id": path.rsplit("/", 1)[1]})
+        return json_reply(404, {"detail": "Not Found"})
+
+    server = serve(app)
+    endpoints = [E("GET", "/api/users/{id}"), E("DELETE", "/api/users/{id}"), E("GET", "/api/groups/{id}")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {endpoints[0]: True, endpoints[1]: False, endpoints[2]: False}
+    assert result.observations[endpoints[0]].reason is Reason.BODY_DIFFERS
+    assert result.observations[endpoints[0]].endpoint_status == 404
+
+
+def test_not_found_pages_that_echo_the_path_and_time_still_match(serve):
+    """Express ("Cannot GET /x") and Spring ({"timestamp": ..., "path": "/x"}) put the path and the time in 404s."""
+
+    def app(method, path, body):
+        if path == "/api/real" and method == "GET":
+            return json_reply(200, {"ok": True})
+        stamp = datetime.now(timezone.utc).isoformat()
+        text = f'{{"timestamp":"{stamp}","status":404,"error":"Not Found","path":"{path}"}} Cannot {method} {path}'
+        time.sleep(0.002)  # make sure timestamps differ between requests
+        return 404, "application/json", text.encode()
+
+    server = serve(app)
+    endpoints = [E("GET", "/api/real"), E("GET", "/api/unreal/{id}"), E("POST", "/api/unreal")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {endpoints[0]: True, endpoints[1]: False, endpoints[2]: False}
+
+
+def test_trailing_slash_routes_are_found(serve):
+    def app(method, path, body):
+        if path == "/api/v1/movies/":
+            return json_reply(401, {"detail": "Authentication credentials were not provided."})
+        return 404, "text/html", b"<h1>Not Found</h1>"
+
+    server = serve(app)
+    endpoints = [E("GET", "/api/v1/movies/"), E("GET", "/api/v1/books/")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {endpoints[0]: True, endpoints[1]: False}
+    assert result.observations[endpoints[0]].endpoint_status == 401
+
+
+def test_timeout_on_the_endpoint_is_not_implemented(serve):
+    def app(method, path, body):
+        if path == "/api/slow":
+            time.sleep(1.0)
+            return json_reply(200, {})
+        return json_reply(404, {"detail": "Not Found"})
+
+    server = serve(app)
+    endpoint = E("GET", "/api/slow")
+    started = time.monotonic()
+    result = probe_endpoints(base_url=server.base_url, endpoints=[endpoint], timeout=0.3)
+    assert time.monotonic() - started < 0.9
+    assert result.results == {endpoint: False}
+    assert result.observations[endpoint].reason is Reason.ENDPOINT_ERROR
+
+
+def test_timeout_on_the_fingerprint_is_inconclusive(serve):
+    def app(method, path, body):
+        if re.fullmatch(r"/api/[0-9a-f]{16}", path):
+            time.sleep(1.0)
+        return json_reply(404, {"detail": "Not Found"})
+
+    server = serve(app)
+    endpoint = E("GET", "/api/items")
+    result = probe_endpoints(base_url=server.base_url, endpoints=[endpoint], timeout=0.3)
+    assert result.results == {endpoint: None}
+    assert result.observations[endpoint].reason is Reason.FINGERPRINT_ERROR
+
+
+def test_nothing_listening_is_inconclusive():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    endpoints = [E("GET", "/api/items"), E("POST", "/login")]
+    result = probe_endpoints(base_url=f"http://127.0.0.1:{port}", endpoints=endpoints, timeout=0.5)
+    assert result.results == {e: None for e in endpoints}
+
+
+def test_proxy_environment_is_ignored(serve, monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    monkeypatch.setenv("ALL_PROXY", "http://127.0.0.1:9")
+    server = serve(routed_app)
+    result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/health")], timeout=2)
+    assert result.results == {E("GET", "/health"): True}
