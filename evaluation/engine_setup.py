@@ -7,7 +7,7 @@ from pathlib import Path
 from django.conf import settings
 
 from evaluation.engine.spec import PhaseLimits, TaskSpec
-from evaluation.engine.toolchain import Toolchain
+from evaluation.engine.toolchain import Toolchain, seed_maven_repo
 from evaluation.sandbox import SandboxBackend, get_backend
 from leaderboard.models import Task
 from leaderboard.services import task_hidden_dir
@@ -19,10 +19,16 @@ def sandbox_backend() -> SandboxBackend:
     return get_backend(settings.EVALUATION_BACKEND)
 
 
+@functools.lru_cache(maxsize=1)
 def toolchain() -> Toolchain:
-    """Tools and caches from settings (EVALUATION_CACHE_ROOT, EVALUATION_SANDBOX_PYTHON)."""
-    return Toolchain(cache_root=Path(settings.EVALUATION_CACHE_ROOT),
-                     python=Path(settings.EVALUATION_SANDBOX_PYTHON))
+    """Tools and caches from settings (EVALUATION_CACHE_ROOT, EVALUATION_SANDBOX_PYTHON, EVALUATION_MAVEN_*).
+
+    The sandbox's Maven repository is a readable copy of EVALUATION_MAVEN_SEED (default ~/.m2/repository).
+    """
+    cache = Path(settings.EVALUATION_CACHE_ROOT)
+    repo = seed_maven_repo(target=cache / "m2", source=Path(settings.EVALUATION_MAVEN_SEED).expanduser())
+    return Toolchain(cache_root=cache, python=Path(settings.EVALUATION_SANDBOX_PYTHON), maven_repo=repo,
+                     maven_offline=settings.EVALUATION_MAVEN_OFFLINE)
 
 
 def work_root() -> Path:

@@ -262,11 +262,12 @@ class TaskRun:
         self.work.runner.mkdir(mode=0o700)
         copy = self.work.runner / "repo"
         shutil.copytree(self.work.repo, copy, symlinks=True)
-        reports = self.work.runner / "reports"
-        reports.mkdir()
+        # Reports land in the runner's own copy (target/surefire-reports), out of the service's reach.
+        reports = copy / "target" / "surefire-reports"
+        shutil.rmtree(reports, ignore_errors=True)
         self._give(self.work.runner, Role.RUNNER, 0o700)
         base = f"http://127.0.0.1:{self.spec.port}"
-        argv = ["mvn", *self.toolchain.maven_args(), "surefire:test", f"-DreportsDirectory={reports}",
+        argv = ["mvn", *self.toolchain.maven_args(), "surefire:test",
                 "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}"]
         result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={"API_BASE_URL": base, "BASE_URL": base},
                         timeout=self.spec.limits.test_suite,

@@ -1,7 +1,9 @@
 """Where the engine finds its tools and caches (plain paths; the Django side fills it from settings)."""
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,3 +56,25 @@ class Toolchain:
         """Common Maven flags: batch mode, the shared local repository, offline when configured."""
         args = ["-B", f"-Dmaven.repo.local={self.maven_repo}"]
         return args + (["-o"] if self.maven_offline else [])
+
+
+def seed_maven_repo(*, target: Path, source: Path) -> Path:
+    """Make `target` a world-readable copy of the Maven repository `source` (hard links where possible).
+
+    The sandbox users cannot enter a repository under /root; the copy's folders are 0755. Idempotent:
+    an existing `target` is kept. Returns `target`.
+    """
+    if (target / ".seeded").exists() or not source.is_dir():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    if subprocess.run(["cp", "-al", str(source), str(tmp)], capture_output=True).returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(source, tmp)
+    for dirpath, _, _ in os.walk(tmp):
+        os.chmod(dirpath, 0o755)
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)
+    (target / ".seeded").write_text(str(source))
+    return target

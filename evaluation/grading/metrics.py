@@ -30,6 +30,10 @@ class TaskScore:
     pass_at_1: float
     solved: bool
 
+    def __post_init__(self) -> None:
+        # Accept the outcome's string (as stored in reports); ValueError for an unknown one.
+        object.__setattr__(self, "outcome", Outcome(self.outcome))
+
     def as_dict(self) -> dict[str, Any]:
         """The scalar task fields of SCORING.md's report schema (`solved` as 0/1, `outcome` as its string)."""
         return {

@@ -74,7 +74,7 @@ class _PidNamespaceService(ServiceHandle):
     """A service running under bwrap: its processes are the members of bwrap's PID namespace.
 
     Namespace pid 1 is bwrap's init and pid 2 the keeper (`bash start.sh; exec sleep infinity`),
-    so the service is alive while any other member exists.
+    so the service is alive while start.sh runs or any other member exists.
     """
 
     def __init__(self, proc: subprocess.Popen, reader) -> None:
@@ -94,7 +94,14 @@ class _PidNamespaceService(ServiceHandle):
         ns = self.namespace()
         if ns is None:
             return True  # still being set up
-        return any(inner > 2 for inner in procfs.namespace_members(ns).values())
+        members = procfs.namespace_members(ns)
+        if any(inner > 2 for inner in members.values()):
+            return True
+        # Until start.sh exits the keeper (pid 2) is not yet `sleep`: the script is starting or running.
+        keeper = [pid for pid, inner in members.items() if inner == 2]
+        if not keeper:
+            return True  # bwrap's init is up but has not forked the keeper yet
+        return procfs.command_name(keeper[0]) not in ("sleep", None)
 
     def log(self) -> str:
         return self.reader.text()

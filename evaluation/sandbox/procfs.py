@@ -34,6 +34,14 @@ def pid_namespace(pid: int) -> str | None:
         return None
 
 
+def command_name(pid: int) -> str | None:
+    """The process's command name (/proc/<pid>/comm), or None when it is gone."""
+    try:
+        return (PROC / str(pid) / "comm").read_text().strip()
+    except OSError:
+        return None
+
+
 def namespace_members(ns: str) -> dict[int, int]:
     """{host pid: pid inside the namespace} for every process in PID namespace `ns`."""
     members = {}
