@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 _STRING = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+_TEMPLATE = re.compile(r"`[^`]*`")
 _ANNOTATION = re.compile(r"@([A-Za-z_][\w.]*)")
 _DECL_AFTER = re.compile(
     r"\s*(?:(?:public|protected|private|internal|abstract|final|static|open|sealed|data|export|default|declare)\s+)*"
@@ -69,7 +70,7 @@ def balanced(text: str, open_pos: int) -> str | None:
     while i < len(text):
         c = text[i]
         if c in "\"'`":
-            m = _STRING.match(text, i) if c != "`" else re.compile(r"`[^`]*`").match(text, i)
+            m = (_STRING if c != "`" else _TEMPLATE).match(text, i)
             i = m.end() if m else i + 1
             continue
         if c in "([{":

@@ -100,8 +100,7 @@ def _comparisons(text: str, python: bool) -> Iterator[Comparison]:
     def expr_path(expr: str) -> str | None:
         """A path from `"/x"`, `CONST` or `CONST + "/y"`."""
         total = ""
-        for part in expr.split("+"):
-            part = part.strip()
+        for part in re.findall(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s+\"']+", expr):
             m = re.fullmatch(_STR, part)
             if m:
                 total += _literal(m, 1)
@@ -111,7 +110,9 @@ def _comparisons(text: str, python: bool) -> Iterator[Comparison]:
                 return None
         return total if total.startswith("/") else None
 
-    call = re.compile(r"\.\s*(equals|equalsIgnoreCase|contentEquals|matches|startsWith|startswith)\s*\(\s*([^()\n]{1,200}?)\s*\)")
+    call = re.compile(
+        r"\.\s*(equals|equalsIgnoreCase|contentEquals|matches|startsWith|startswith)\s*\(\s*([^()\n]{1,200}?)\s*\)"
+    )
     for m in call.finditer(text):
         path = expr_path(m.group(2))
         if path is None:
@@ -130,13 +131,19 @@ def _comparisons(text: str, python: bool) -> Iterator[Comparison]:
     # path == "/x", "/x" == path, path === '/x', case "/x":
     for m in re.finditer(r"(?:={2,3}|!={1,2})\s*" + _STR + r"|" + _STR + r"\s*(?:={2,3})|\bcase\s+" + _STR, text):
         path = next(g for g in m.groups() if g is not None)
-        if path.startswith("/"):
+        if path.startswith("/") and path != "/":  # a bare '/' is as often a character test as the root route
             yield Comparison(m.start(), m.end(), path, False)
-    # Pattern.compile("^/x/(\\d+)$"), re.match(r"^/x/(\d+)$", path), re.compile(...)
-    for m in re.finditer(r"(?:Pattern\.compile|re\.(?:match|fullmatch|search|compile))\s*\(\s*[rb]?" + _STR, text):
-        converted = regex_to_path(_literal(m, 1))
-        if converted is not None:
-            yield Comparison(m.start(), m.end(), converted, False)
+    # re.match(r"^/x/(\d+)$", path); NAME = re.compile(...) / Pattern.compile(...) counts where NAME is used
+    for m in re.finditer(
+        r"(?:\b(\w+)\s*=\s*)?(Pattern\.compile|re\.(?:match|fullmatch|search|compile))\s*\(\s*[rb]?" + _STR, text
+    ):
+        converted = regex_to_path(_literal(m, 3))
+        if converted is None:
+            continue
+        name = m.group(1) if m.group(2) in ("Pattern.compile", "re.compile") else None
+        uses = list(re.finditer(rf"\b{name}\s*\.\s*(?:match|fullmatch|search|matcher)\s*\(", text)) if name else []
+        for use in uses or [m]:
+            yield Comparison(use.start(), use.end(), converted, False)
     if python:
         # path in ("/a", "/b")
         for m in re.finditer(r"\bin\s*[(\[{]([^()\[\]{}\n]*)[)\]}]", text):

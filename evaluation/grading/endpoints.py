@@ -37,7 +37,9 @@ _CURL = re.compile(
     rf"\bcurl\b[^\n]*?(?:-X|--request)\s*['\"]?({_M})['\"]?\s[^\n]*?['\"]?{_URL_HOST}(/[^\s'\"`]*)"
 )
 # "- **Method**: `GET`" and "- **Path**: `/x`" on separate lines of one section.
-_LABEL_METHOD = re.compile(rf"^\s*(?:[-*+]\s+)?[*_]{{0,2}}(?:HTTP\s+)?(?:method|verb)[*_]{{0,2}}\s*[:：]\s*{_FMT}({_M}){_FMT}\s*$", re.I)
+_LABEL_METHOD = re.compile(
+    rf"^\s*(?:[-*+]\s+)?[*_]{{0,2}}(?:HTTP\s+)?(?:method|verb)[*_]{{0,2}}\s*[:：]\s*{_FMT}({_M}){_FMT}\s*$", re.I
+)
 _LABEL_PATH = re.compile(
     rf"^\s*(?:[-*+]\s+)?[*_]{{0,2}}(?:path|endpoint|url|uri|route)[*_]{{0,2}}\s*[:：]\s*{_FMT}\s*({_P})", re.I
 )
@@ -58,9 +60,9 @@ def extract_endpoints(readme: str) -> list[Endpoint]:
       code span holding both: `\\`DELETE /x/{id}\\``;
     - tables with a Method column and a Path/Endpoint/URL/Route column, or cells holding `GET /x`;
     - `- **Method**: GET` followed in the same section by `- **Path**: /x`;
-    - in fenced code only: lines starting with the method (`GET /x HTTP/1.1`) and
-      `curl -X POST http://host:port/x` (a URL without a method before it is not an endpoint); in these
-      examples all-digit and UUID segments are taken as parameters (`/items/42` -> `/items/{param}`).
+    - in fenced code only: lines starting with the method (`GET /x HTTP/1.1`, `GET http://host/x`);
+    - `curl -X POST http://host:port/x` in code or inline (a URL without a method before it is not an endpoint).
+    In request lines and curl examples all-digit and UUID segments are parameters (`/items/42` -> `/items/{param}`).
     Returns a list of `Endpoint` with normalised paths. Never raises.
     """
     found: dict[Endpoint, None] = {}

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import _source as src
+from .dispatch_routes import dispatch_routes, is_dispatcher
 from .paths import HTTP_METHODS, Endpoint, normalize_path
 
 #: Files larger than this are not read.
@@ -85,6 +86,10 @@ def static_routes_match(*, repo_dir: Path, endpoints: list[Endpoint]) -> dict[En
       `prefix`; a root context "/" matches only "/"). A class-level `@RequestMapping`/`@Path`/`@Controller`
       prefixes the routes of that class; repository-wide prefixes: `@ApplicationPath`, Javalin/Spark
       `path("/x", () -> ...)`, Ktor `route("/x")`.
+    - hand-written dispatchers (module `dispatch_routes`: JDK `HttpServer` handlers, `http.server`, Node
+      `createServer`): request-path comparisons `path.equals("/x")`, `"/x".equals(path)`, `path == "/x"`,
+      `case "/x"`, `path.matches("/x/[^/]+")`, `Pattern.compile`/`re.match` regexes, `startsWith("/x/")` (`prefix`),
+      with the method from the enclosing `do_GET` or from method literals on the same line or after it.
     - JavaScript/TypeScript: Express `app.get("/x", ...)`, `router.route("/x").get(...)`, NestJS `@Get(":id")`
       under its class's `@Controller("x")`; repository-wide prefix `app.use("/x", router)`.
     Path literals are compared after `normalize_path` (so `<int:id>`, `{id}`, `:id` all match `{param}`), with
@@ -104,12 +109,19 @@ def route_declared(*, scan: RouteScan, endpoint: Endpoint) -> bool:
         if not route.serves(endpoint.method):
             continue
         literal = normalize_path(route.path)
+        if route.kind == PREFIX:
+            # startsWith("/api/items/") needs a segment after the slash; a context "/api/items" does not
+            strict = route.path.endswith("/")
+            for p in prefixes:
+                segments = _segments(normalize_path(p + "/" + literal))
+                if segments and target_segments[: len(segments)] == segments:
+                    if not strict or len(target_segments) > len(segments):
+                        return True
+            continue
         if any(normalize_path(p + "/" + literal) == target for p in prefixes):
             return True
         segments = _segments(literal)
         if route.kind == SUFFIX and segments and target_segments[-len(segments) :] == segments:
-            return True
-        if route.kind == PREFIX and segments and target_segments[: len(segments)] == segments:
             return True
     return False
 
@@ -125,11 +137,15 @@ def scan_routes(repo_dir: Path) -> RouteScan:
         except OSError:
             continue
         rel = path.relative_to(repo_dir).as_posix()
-        if path.suffix == ".py":
-            found, found_prefixes = _python_routes(src.strip_hash_comments(text), rel)
-        else:
-            found, found_prefixes = _jvm_js_routes(src.strip_c_comments(text), rel)
+        python = path.suffix == ".py"
+        code = src.strip_hash_comments(text) if python else src.strip_c_comments(text)
+        found, found_prefixes = _python_routes(code, rel) if python else _jvm_js_routes(code, rel)
         routes.extend(found)
+        if is_dispatcher(code):
+            routes.extend(
+                Route(methods, literal, PREFIX if is_prefix else EXACT, rel)
+                for methods, literal, is_prefix in dispatch_routes(code, python=python)
+            )
         prefixes.update(found_prefixes)
     return RouteScan(tuple(routes), frozenset(prefixes))
 
@@ -239,7 +255,7 @@ def _python_routes(text: str, rel: str) -> tuple[list[Route], set[str]]:
             add(_py_methods(args, frozenset({"GET"})), first)
         elif decorator and receiver and name in _PY_VERBS:
             add(frozenset({_PY_VERBS[name]}), first)
-        elif not decorator and receiver and name in _PY_VERBS and first and first.startswith("/") and len(positional) > 1:
+        elif not decorator and receiver and name in _PY_VERBS and (first or "").startswith("/") and len(positional) > 1:
             add(frozenset({_PY_VERBS[name]}), first)
         elif receiver and name.startswith("add_") and name[4:] in _PY_VERBS:
             add(frozenset({_PY_VERBS[name[4:]]}), first)
@@ -276,7 +292,9 @@ _MICRONAUT = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Del
               "Head": "HEAD", "Options": "OPTIONS"}
 _JAXRS = {m: m for m in HTTP_METHODS}
 _TYPE_PREFIX = ("RequestMapping", "Path", "Controller", "ApplicationPath")
-_JS_CALL = re.compile(rf"(?<![\w$.])(?:([\w$.]+)\s*\.\s*)?({_LOWER_M})\s*\(\s*(\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`)\s*([,)])")
+_JS_CALL = re.compile(
+    rf"(?<![\w$.])(?:([\w$.]+)\s*\.\s*)?({_LOWER_M})\s*\(\s*(\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`)\s*([,)])"
+)
 _ROUTE_CHAIN = re.compile(r"\.\s*route\s*\(\s*(\"[^\"\n]*\"|'[^'\n]*')\s*\)")
 _CHAIN_VERB = re.compile(rf"^\s*\.\s*({_LOWER_M})\s*\(")
 
@@ -351,7 +369,8 @@ def _jvm_js_routes(text: str, rel: str) -> tuple[list[Route], set[str]]:
     for m in re.finditer(r"\bcreateContext\s*\(\s*\"([^\"\n]*)\"", text):
         context = m.group(1)
         routes.append(Route(None, context, PREFIX if normalize_path(context) != "/" else EXACT, rel))
-    for m in re.finditer(r"(?<![\w$.])(?:ApiBuilder\.|Spark\.)?path\s*\(\s*\"([^\"\n]*)\"\s*,\s*(?:\(\s*\)\s*->|\{)", text):
+    path_block = r"(?<![\w$.])(?:ApiBuilder\.|Spark\.)?path\s*\(\s*\"([^\"\n]*)\"\s*,\s*(?:\(\s*\)\s*->|\{)"
+    for m in re.finditer(path_block, text):
         prefixes.add(m.group(1))
     for m in re.finditer(r"(?<![\w$.])route\s*\(\s*\"([^\"\n]*)\"\s*\)\s*\{", text):
         prefixes.add(m.group(1))

@@ -50,8 +50,8 @@ def count_java_tests(test_root: Path) -> int:
 
     Per method (comments ignored): `@Test` -> 1; `@RepeatedTest(n)` -> n; `@ParameterizedTest` -> the number of
     values of a literal `@ValueSource(strings|ints|longs|doubles|... = {...})` or the rows of a literal
-    `@CsvSource({...})` (or its `textBlock`), plus 1 each for `@NullSource`/`@EmptySource` (`@NullAndEmptySource` -> 2); 1 when the
-    arguments are not literal (`@MethodSource`, `@EnumSource`, ...); `@TestFactory`/`@TestTemplate` -> 1.
+    `@CsvSource({...})` (or its `textBlock`), plus 1 each for `@NullSource`/`@EmptySource`
+    (`@NullAndEmptySource` -> 2); 1 when the arguments are not literal (`@MethodSource`, `@EnumSource`, ...); `@TestFactory`/`@TestTemplate` -> 1.
     Returns 0 when `test_root` does not exist.
     """
     root = Path(test_root)
@@ -262,7 +262,8 @@ def _array_length(expr: str) -> int:
         return len(src.split_top_level(inner or ""))
     if re.fullmatch(r'"(?:\\.|[^"\\])*"|-?[\w.]+|\'.\'', expr):
         return 1
-    if expr.startswith('"""'):
+    literals = src.string_literals(expr) if expr.startswith('"""') else []
+    if literals:
         # CSV text block: one row per non-blank line.
-        return sum(1 for line in src.string_literals(expr)[0].splitlines() if line.strip()) if src.string_literals(expr) else 0
+        return sum(1 for line in literals[0].splitlines() if line.strip())
     return 0

@@ -434,3 +434,108 @@ def test_router_and_controller_prefixes_stay_with_their_own_routes(tmp_path):
         "DELETE /v2/users/{id}": False,
         "GET /v2/groups/{id}": False,
     }
+
+
+JDK_DISPATCHER = """
+public class InventoryHandler implements HttpHandler {
+    private static final String ITEMS = "/api/items";
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        String path = exchange.getRequestURI().getPath();
+        if (path.equals("/health") && method.equals("GET")) {
+            respond(exchange, 200, "ok");
+        } else if (path.equals(ITEMS)) {
+            if (method.equals("GET")) {
+                list(exchange);
+            } else if (method.equals("POST")) {
+                create(exchange);
+            }
+        } else if (path.matches("/api/items/[^/]+")) {
+            switch (method) {
+                case "GET": get(exchange); break;
+                case "DELETE": delete(exchange); break;
+                default: respond(exchange, 405, "no");
+            }
+        } else if (path.startsWith(ITEMS + "/") && path.endsWith("/adjust") && "POST".equals(method)) {
+            adjust(exchange);
+        } else {
+            respond(exchange, 404, "Not found");
+        }
+    }
+}
+"""
+
+PY_HTTP_SERVER = '''
+import re
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+ITEM = re.compile(r"^/api/items/(\\d+)$")
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/health":
+            return self._json(200, {"status": "ok"})
+        if ITEM.match(self.path):
+            return self._json(200, {})
+        self._json(404, {"error": "not found"})
+
+    def do_POST(self):
+        if self.path in ("/api/items", "/api/items/"):
+            return self._json(201, {})
+        self._json(404, {"error": "not found"})
+
+    def _json(self, status, body):
+        ...
+'''
+
+NODE_SERVER = """
+const http = require('http');
+http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/api/status') { return send(res, 200); }
+  if (req.url.startsWith('/api/jobs/') && req.method === 'DELETE') { return send(res, 204); }
+  send(res, 404);
+}).listen(process.env.PORT);
+"""
+
+
+def test_hand_written_dispatchers(tmp_path):
+    repo = write(
+        tmp_path,
+        {"java/src/main/java/InventoryHandler.java": JDK_DISPATCHER, "py/server.py": PY_HTTP_SERVER,
+         "node/server.js": NODE_SERVER},
+    )
+    assert check(
+        repo,
+        "GET /health",
+        "POST /health",
+        "GET /api/items",
+        "POST /api/items",
+        "PUT /api/items",
+        "GET /api/items/{id}",
+        "DELETE /api/items/{id}",
+        "PUT /api/items/{id}",
+        "POST /api/items/{id}/adjust",
+        "GET /api/status",
+        "DELETE /api/jobs/{id}",
+        "DELETE /api/jobs",
+    ) == {
+        "GET /health": True,
+        "POST /health": False,
+        "GET /api/items": True,
+        "POST /api/items": True,  # Java dispatcher and http.server do_POST
+        "PUT /api/items": False,
+        "GET /api/items/{id}": True,  # path.matches(...) / ITEM regex inside do_GET
+        "DELETE /api/items/{id}": True,
+        "PUT /api/items/{id}": False,
+        "POST /api/items/{id}/adjust": True,  # startsWith(ITEMS + "/") with "POST" on the same line
+        "GET /api/status": True,
+        "DELETE /api/jobs/{id}": True,
+        "DELETE /api/jobs": False,  # startsWith("/api/jobs/") needs a segment after the slash
+    }
+
+
+def test_dispatch_comparisons_are_ignored_outside_dispatchers(tmp_path):
+    repo = write(tmp_path, {"util.py": 'def kind(p):\n    return "static" if p == "/static/app.css" else "x"\n'})
+    assert check(repo, "GET /static/app.css") == {"GET /static/app.css": False}
