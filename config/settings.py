@@ -14,7 +14,9 @@ env = environ.Env()
 if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env")
 
-VAR_DIR = Path(env("VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
+# Test runs (pytest sets PYTEST_VERSION) keep their files apart from the site's data.
+VAR_DIR = Path(env("VAR_DIR", default=str(BASE_DIR / ("var/test" if env("PYTEST_VERSION", default="") else "var"))))
+VAR_DIR = VAR_DIR.resolve()
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
@@ -88,6 +90,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 30,
     }
+    # A file, not :memory:, so a real worker process can share the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -109,8 +113,9 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+WHITENOISE_USE_FINDERS = True  # serve static files without a collectstatic step (tests, dev)
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media-not-served/"  # uploads are private: no URL serves MEDIA_ROOT
 
@@ -146,6 +151,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(_queue),
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
         "store_processed": False,
+        "polling_interval": 0.5,
     }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -41,8 +41,11 @@ def archive_limits() -> ArchiveLimits:
                          max_bytes=settings.SUBMISSION_MAX_EXTRACTED_BYTES, max_ratio=settings.SUBMISSION_MAX_RATIO)
 
 
-def run_create(*, submission: Submission) -> EvaluationRun:
-    """Create a queued run with one pending result per task of the submission's split; enqueue after commit."""
+def run_create(*, submission: Submission, enqueue: bool = True) -> EvaluationRun:
+    """Create a queued run with one pending result per task of the submission's split.
+
+    With `enqueue` the Celery job is sent after commit; without, the caller runs it (`run_execute_inline`).
+    """
     from .tasks import run_prepare  # tasks import services: keep the import local
 
     run = EvaluationRun.objects.create(submission=submission, benchmark=submission.split.benchmark)
@@ -50,7 +53,8 @@ def run_create(*, submission: Submission) -> EvaluationRun:
         TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
         for t in submission.split.tasks.order_by("name")
     )
-    run_prepare.delay_on_commit(run.pk)
+    if enqueue:
+        run_prepare.delay_on_commit(run.pk)
     return run
 
 
@@ -260,3 +264,24 @@ def run_finalize_if_done(*, run_id: int) -> bool:
 def _summary(results: list[TaskResult]) -> dict:
     """The run summary from its stored results (the same code path as the report)."""
     return summarize([entry_from_result(r) for r in results])
+
+
+def run_execute_inline(*, run_id: int, concurrency: int | None = None) -> EvaluationRun:
+    """Evaluate a queued run in this process (seeding, re-scoring by hand): the worker's steps without Celery.
+
+    Claims work the same way, so a worker that receives the same run later finds nothing to do.
+    """
+    run = run_claim(run_id=run_id)
+    if run is not None:
+        claimed = [r for r in (result_claim(result_id=pk) for pk in run_extract(run=run)) if r is not None]
+
+        def one(result: TaskResult) -> None:
+            try:
+                result_evaluate(result=result)
+            except SandboxError as exc:
+                result_release_after_fault(result_id=result.pk, error=str(exc))
+
+        with ThreadPoolExecutor(max_workers=concurrency or settings.EVALUATION_TASK_CONCURRENCY) as pool:
+            list(pool.map(one, claimed))
+        run_finalize_if_done(run_id=run_id)
+    return EvaluationRun.objects.get(pk=run_id)

@@ -73,9 +73,10 @@ def _check_quota(system: System) -> None:
 
 
 def submission_create(*, system: System, split: Split, upload: UploadedFile, user: User | None,
-                      note: str = "", is_public: bool = True) -> Submission:
+                      note: str = "", is_public: bool = True, enqueue: bool = True) -> Submission:
     """Check an uploaded archive, store it and queue its evaluation (after commit).
 
+    `enqueue=False` leaves the run for the caller (see evaluation.services.run_execute_inline).
     Raises SubmissionError (nothing stored) when the file is not a usable archive, is too big,
     holds unsafe paths, matches no task of the split, or the team's daily quota is used up.
     """
@@ -91,7 +92,7 @@ def submission_create(*, system: System, split: Split, upload: UploadedFile, use
         with transaction.atomic():
             submission.archive.save(upload.name, upload, save=False)
             submission.save()
-            run_create(submission=submission)
+            run_create(submission=submission, enqueue=enqueue)
     except Exception:
         if submission.archive.name:
             submission.archive.storage.delete(submission.archive.name)

@@ -4,8 +4,8 @@ Modules (plain arguments in, frozen dataclasses out; nothing here imports Django
 
 - `taxonomy`: the task outcomes of SCORING.md "Failure taxonomy", their groups and labels.
 - `junit`: pytest JUnit XML and Maven Surefire reports -> per-case statuses.
-- `paths`, `endpoints`, `static_routes`: declared endpoints from a README, path normalisation and the
-  static route check of SCORING.md "AC (task)".
+- `paths`, `endpoints`, `static_routes`, `dispatch_routes`: declared endpoints from a README, path normalisation
+  and the static route check of SCORING.md "AC (task)".
 - `probe`: the dynamic endpoint probe of SCORING.md "AC (task)".
 - `testcount`: static counts of hidden test cases (SCORING.md "Metrics per task", `tests_total`).
 - `metrics`, `bootstrap`: per-task metrics, macro means and 95% bootstrap intervals (SCORING.md "Aggregates").

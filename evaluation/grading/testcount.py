@@ -51,7 +51,8 @@ def count_java_tests(test_root: Path) -> int:
     Per method (comments ignored): `@Test` -> 1; `@RepeatedTest(n)` -> n; `@ParameterizedTest` -> the number of
     values of a literal `@ValueSource(strings|ints|longs|doubles|... = {...})` or the rows of a literal
     `@CsvSource({...})` (or its `textBlock`), plus 1 each for `@NullSource`/`@EmptySource`
-    (`@NullAndEmptySource` -> 2); 1 when the arguments are not literal (`@MethodSource`, `@EnumSource`, ...); `@TestFactory`/`@TestTemplate` -> 1.
+    (`@NullAndEmptySource` -> 2); 1 when the arguments are not literal (`@MethodSource`, `@EnumSource`, ...);
+    `@TestFactory`/`@TestTemplate` -> 1.
     Returns 0 when `test_root` does not exist.
     """
     root = Path(test_root)

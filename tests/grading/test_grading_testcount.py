@@ -140,7 +140,7 @@ def test_missing_directories_count_zero(tmp_path):
     assert count_java_tests(tmp_path / "absent") == 0
 
 
-JAVA_TEST = """
+JAVA_TEST = '''
 package com.example;
 
 import org.junit.jupiter.api.*;
@@ -196,6 +196,15 @@ public class ItemApiTest {
     void blanks(String s) {}
 
     @ParameterizedTest
+    @CsvSource(textBlock = """
+        apple, 1
+        banana, 2
+
+        cherry, 3
+        """)
+    void csvTextBlock(String fruit, int n) {}
+
+    @ParameterizedTest
     @MethodSource("provider")
     void methodSource(String s) {}
 
@@ -217,11 +226,11 @@ public class ItemApiTest {
     @AfterEach
     void tearDown() {}
 }
-"""
+'''
 
 
 def test_java_static_count(tmp_path):
     root = write(tmp_path / "src/test/java", {"com/example/ItemApiTest.java": JAVA_TEST,
                                                "com/example/Util.java": "class Util { void x() {} }"})
-    # 1+1+1+1 plain, 3 + 4 + 2 + (2+1) + 1 parameterized, 5 + 3 repeated, 1 factory, 1 nested
-    assert count_java_tests(root) == 4 + 3 + 4 + 2 + 3 + 1 + 5 + 3 + 1 + 1
+    # 1+1+1+1 plain, 3 + 4 + 2 + (2+1) + 3 + 1 parameterized, 5 + 3 repeated, 1 factory, 1 nested
+    assert count_java_tests(root) == 4 + 3 + 4 + 2 + 3 + 3 + 1 + 5 + 3 + 1 + 1

@@ -1,0 +1,31 @@
+# Two commands on a fresh machine: `make run` (the site + worker with demo data) and `make test`.
+.PHONY: run test test-slow test-all setup worker bench clean
+
+setup:
+	scripts/bootstrap.sh
+
+run:
+	scripts/run.sh
+
+worker: setup
+	.venv/bin/celery -A config worker --loglevel=INFO --concurrency=$${EVALUATION_TASK_CONCURRENCY:-2} --without-gossip --without-mingle --without-heartbeat
+
+# Fast suite (SQLite + embedded transport); slow end-to-end suites are marked `slow`.
+test: setup
+	.venv/bin/python -m pytest -m "not slow" -q
+
+# The slow suites (real worker end to end, browser) on SQLite + the filesystem transport, then the whole
+# suite again on PostgreSQL + Redis. CI runs `make test test-slow`.
+test-slow:
+	WITH_BROWSER=1 scripts/bootstrap.sh
+	.venv/bin/python -m pytest -q -m slow
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+		.venv/bin/python -m pytest -q -m "not browser"
+
+test-all: test test-slow
+
+bench: setup
+	.venv/bin/python bench/sandbox_overhead.py
+
+clean:
+	rm -rf var .pytest_cache
