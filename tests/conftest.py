@@ -1,0 +1,57 @@
+"""Shared fixtures: the demo benchmark imported once per session, users with tokens, demo archives."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "benchmarks" / "demo"
+DEMO_SUBMISSIONS = ROOT / "benchmarks" / "demo-submissions"
+
+
+def import_demo():
+    """Import benchmarks/demo (no reference check) and return its current Benchmark row."""
+    from leaderboard.models import Benchmark
+
+    call_command("import_benchmark", str(DEMO), "--skip-reference-check", stdout=open("/dev/null", "w"))
+    return Benchmark.objects.get(name="demo", is_current=True)
+
+
+@pytest.fixture(scope="session")
+def demo_benchmark_id(django_db_setup, django_db_blocker) -> int:
+    """The demo benchmark, imported once into the test database for the whole session."""
+    with django_db_blocker.unblock():
+        return import_demo().pk
+
+
+@pytest.fixture
+def demo_split(db, demo_benchmark_id):
+    from leaderboard.models import Split
+
+    return Split.objects.get(benchmark_id=demo_benchmark_id, name="verified")
+
+
+@pytest.fixture
+def make_user(db):
+    """make_user(name) -> (User, API token key), with a personal team."""
+    from django.contrib.auth.models import User
+    from rest_framework.authtoken.models import Token
+
+    from leaderboard.services import team_for_user
+
+    def make(name: str = "alice"):
+        user = User.objects.create_user(username=name, password=f"pw-{name}-Secure-123")
+        team_for_user(user=user)
+        return user, Token.objects.create(user=user).key
+
+    return make
+
+
+@pytest.fixture
+def demo_zip():
+    """demo_zip('agent-alpha') -> bytes of a zip with that demo submission's task folders."""
+    from submissions.archives import zip_submission_folder
+
+    return lambda name: zip_submission_folder(DEMO_SUBMISSIONS / name)

@@ -1,0 +1,126 @@
+"""End to end with a real Celery worker process (not eager): API upload → evaluation → leaderboard JSON.
+
+Runs on whatever DATABASE_URL / CELERY_BROKER_URL configure: `make test-slow` runs it on SQLite + the
+filesystem transport and again on PostgreSQL + Redis.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from django.conf import settings
+from django.db import connection
+
+from tests.conftest import DEMO_SUBMISSIONS, import_demo
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """A real `celery worker` process on the test database and the configured broker."""
+    if settings.CELERY_BROKER_URL.startswith("filesystem://"):
+        for folder in (Path(settings.VAR_DIR) / "broker" / "queue",):
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+    else:
+        subprocess.run([str(ROOT / ".venv/bin/celery"), "-A", "config", "purge", "-f"], cwd=ROOT,
+                       capture_output=True, env={**os.environ, "DATABASE_URL": _database_url()})
+    log = open(tmp_path / "worker.log", "w+")
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("celery")), "-A", "config", "worker", "--concurrency=2", "--loglevel=INFO",
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url()}, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while "ready." not in (tmp_path / "worker.log").read_text():
+        assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "worker.log").read_text()
+        time.sleep(0.3)
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _wait_finished(session, url: str, timeout: float = 300) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        data = session.get(url).json()
+        if data["status"] in ("finished", "failed"):
+            return data
+        time.sleep(1)
+    raise AssertionError(f"not finished after {timeout} s: {data}")
+
+
+def test_upload_to_leaderboard_with_a_real_worker(live_server, worker, make_user, demo_zip):
+    import_demo()
+    _, token = make_user("e2e")
+    s = requests.Session()
+    s.headers["Authorization"] = f"Token {token}"
+    api = f"{live_server.url}/api/v1"
+    assert s.post(f"{api}/systems/", json={"name": "E2E Alpha", "base_model": "m", "type": "agent"}).status_code == 201
+    resp = s.post(f"{api}/submissions/", data={"system": "E2E Alpha"},
+                  files={"archive": ("alpha.zip", demo_zip("agent-alpha"), "application/zip")})
+    assert resp.status_code == 201, resp.text
+    sub = _wait_finished(s, f"{api}/submissions/{resp.json()['id']}/")
+    assert sub["status"] == "finished", sub
+    assert sub["run"]["evaluator"]["isolation"]
+
+    expected = json.loads((DEMO_SUBMISSIONS / "EXPECTED.json").read_text())["agent-alpha"]
+    expected.update(json.loads((DEMO_SUBMISSIONS / "EXPECTED-java.json").read_text())["agent-alpha"])
+    report = s.get(f"{api}/submissions/{sub['id']}/report.json").json()
+    got = {t["task"]: (t["tests_passed"], t["tests_total"]) for t in report["tasks"]}
+    assert got == {name: (e["passed"], e["total"]) for name, e in expected.items()}
+
+    board = s.get(f"{api}/leaderboard/?split=verified&language=overall").json()
+    row = next(r for r in board["rows"] if r["system"] == "E2E Alpha")
+    mean = sum(e["passed"] / e["total"] for e in expected.values()) / len(expected)
+    assert row["pass_at_1"] == pytest.approx(mean)
+    assert row["dsr"] == 1.0 and row["rank"] == 1
+
+    # A message delivered twice does not evaluate twice.
+    from evaluation.models import TaskResult
+    from evaluation.tasks import result_run, run_prepare
+
+    first = TaskResult.objects.filter(run_id=sub["run"]["id"]).order_by("pk").first()
+    run_prepare.delay(sub["run"]["id"])
+    result_run.delay(first.pk)
+    time.sleep(4)
+    again = TaskResult.objects.get(pk=first.pk)
+    assert (again.attempts, again.finished_at) == (first.attempts, first.finished_at)
+
+
+def test_bad_archive_fails_cleanly_in_the_worker_not_the_site(live_server, worker, make_user):
+    """An archive that passes the upload check but cannot be unpacked ends `failed` with the reason."""
+    import_demo()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from leaderboard.models import Split, System
+    from submissions.archives import zip_folders
+    from submissions.services import submission_create
+
+    user, _ = make_user("e2e2")
+    system = System.objects.create(team=user.teams.get(), name="Shrinking")
+    split = Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")
+    sub = submission_create(system=system, split=split, user=user, enqueue=False,
+                            upload=SimpleUploadedFile("a.zip", zip_folders({"TodoList": DEMO_SUBMISSIONS / "agent-alpha" / "TodoList"})))
+    Path(sub.archive.path).write_bytes(b"corrupted after upload")
+    from evaluation.tasks import run_prepare
+
+    run_prepare.delay(sub.runs.get().pk)
+    data = _wait_finished(requests.Session(), f"{live_server.url}/api/v1/submissions/{sub.pk}/", timeout=60)
+    assert data["status"] == "failed" and "archive" in data["error"]
