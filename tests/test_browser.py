@@ -1,0 +1,62 @@
+"""The leaderboard in Debian's Chromium driven by Playwright: tabs switch and radar charts render.
+
+Screenshots are saved under var/test/screenshots/ for a human to look at.
+"""
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import import_demo
+from tests.factories import finished_submission
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture
+def page():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed: run `WITH_BROWSER=1 scripts/bootstrap.sh`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser.new_page(viewport={"width": 1280, "height": 1100})
+        browser.close()
+
+
+def test_tabs_switch_and_radar_charts_render(live_server, page):
+    import os
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    split = import_demo().splits.get(name="verified")
+    finished_submission(split=split, system_name="Chart A", scores={"TodoList": (17, "passed", 1),
+                                                                    "InventoryService": (15, "passed", 1)})
+    finished_submission(split=split, system_name="Chart B", scores={"Notes": (10, "tests_failed", 1),
+                                                                    "InventoryService": (3, "tests_failed", 1)})
+    shots = Path(settings.VAR_DIR) / "screenshots"
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir(parents=True)
+
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#radar-python .main-svg")
+    assert page.locator("#panel-python").is_visible()
+    assert page.locator("#panel-python tbody tr").count() == 2
+    assert page.locator("#radar-python .scatterlayer .trace").count() == 2
+    page.screenshot(path=str(shots / "leaderboard-python.png"), full_page=True)
+
+    page.click("button[data-tab=java]")
+    page.wait_for_selector("#radar-java .main-svg")
+    assert page.locator("#panel-java").is_visible() and not page.locator("#panel-python").is_visible()
+    assert page.locator("#panel-java tbody tr").first.locator("td").nth(1).inner_text() == "Chart A"
+    assert "language=java" in page.url
+    page.screenshot(path=str(shots / "leaderboard-java.png"), full_page=True)
+
+    page.click("button[data-tab=overall]")
+    page.wait_for_selector("#radar-overall .main-svg")
+    page.screenshot(path=str(shots / "leaderboard-overall.png"), full_page=True)
+    assert page.locator("#radar-overall .legend .traces").count() == 2
