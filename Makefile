@@ -8,7 +8,7 @@ run:
 	scripts/run.sh
 
 worker: setup
-	.venv/bin/celery -A config worker --loglevel=INFO --concurrency=$${EVALUATION_TASK_CONCURRENCY:-2} --without-gossip --without-mingle --without-heartbeat
+	.venv/bin/celery -A config worker --loglevel=INFO --concurrency=$${EVALUATION_TASK_CONCURRENCY:-2} --without-gossip --without-mingle --without-heartbeat --beat
 
 # Fast suite (SQLite + embedded transport); slow end-to-end suites are marked `slow`.
 test: setup

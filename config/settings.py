@@ -4,6 +4,7 @@ With no environment at all the site runs on SQLite and kombu's filesystem transp
 (default `./var`): no server to install. `DATABASE_URL=postgres://...` and
 `CELERY_BROKER_URL=redis://...` switch to the production parts.
 """
+import os
 from pathlib import Path
 import secrets
 
@@ -91,7 +92,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
     }
     # A file, not :memory:, so a real worker process can share the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    # One file per test session, so two sessions on one machine do not share a database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -163,6 +165,8 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover", "schedule": 60.0}}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -6,6 +6,7 @@ delivered twice finds nothing to claim (DESIGN.md "Conventions").
 from __future__ import annotations
 
 import fcntl
+import threading
 from concurrent.futures import ThreadPoolExecutor
 import logging
 import shutil
@@ -14,7 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -33,6 +34,9 @@ from .models import EvaluationRun, RunStatus, TaskResult
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
+#: A running result refreshes its heartbeat this often (seconds); one silent for STALE_SECONDS lost its worker.
+HEARTBEAT_SECONDS = 10
+STALE_SECONDS = 60
 
 
 def archive_limits() -> ArchiveLimits:
@@ -103,9 +107,9 @@ def run_fail(*, run: EvaluationRun, error: str) -> None:
                                                            finished_at=now)
 
 
-def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
+def result_claim(*, result_id: int, stale_after: float = STALE_SECONDS) -> TaskResult | None:
     """Claim a pending result (or one whose worker died: running with a stale heartbeat). None if taken."""
-    stale = timezone.now() - timedelta(seconds=stale_after or settings.CELERY_TASK_TIME_LIMIT + 60)
+    stale = timezone.now() - timedelta(seconds=stale_after)
     claimed = TaskResult.objects.filter(pk=result_id).filter(
         Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
     ).filter(run__status=RunStatus.RUNNING).update(
@@ -191,11 +195,35 @@ def references_check(*, tasks: list[Task], on_done=None) -> list[Task]:
     return failed
 
 
+@contextmanager
+def _heartbeat(result_id: int, run_id: int):
+    """Refresh the result's and run's heartbeat every HEARTBEAT_SECONDS while the body runs."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(HEARTBEAT_SECONDS):
+                now = timezone.now()
+                TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(heartbeat=now)
+                EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
     """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault)."""
     run = result.run
-    evaluation = task_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
-                               on_phase=_phase_recorder(result.pk, run.pk))
+    with _heartbeat(result.pk, run.pk):
+        evaluation = task_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
+                                   on_phase=_phase_recorder(result.pk, run.pk))
     result_store(result=result, evaluation=evaluation)
     return evaluation
 
@@ -285,3 +313,27 @@ def run_execute_inline(*, run_id: int, concurrency: int | None = None) -> Evalua
             list(pool.map(one, claimed))
         run_finalize_if_done(run_id=run_id)
     return EvaluationRun.objects.get(pk=run_id)
+
+
+def runs_recover(*, stale_after: float = STALE_SECONDS) -> dict[str, int]:
+    """Re-enqueue work a dead worker left behind (called at worker start and every minute by beat).
+
+    - queued runs older than `stale_after` seconds: `run_prepare` again (its claim makes it run once);
+    - results running with a heartbeat older than `stale_after`: back to pending and `result_run` again;
+    - pending results of running runs whose heartbeat is stale: `result_run` again.
+    A harness fault is never scored: the retried attempt's result replaces it. Returns counts.
+    """
+    from .tasks import result_run, run_prepare
+
+    stale = timezone.now() - timedelta(seconds=stale_after)
+    runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
+    for run_id in runs:
+        run_prepare.delay(run_id)
+    dead = list(TaskResult.objects.filter(status=TaskResult.Status.RUNNING, heartbeat__lt=stale,
+                                          run__status=RunStatus.RUNNING).values_list("pk", flat=True))
+    TaskResult.objects.filter(pk__in=dead).update(status=TaskResult.Status.PENDING, phase="retry")
+    orphans = list(TaskResult.objects.filter(status=TaskResult.Status.PENDING, run__status=RunStatus.RUNNING)
+                   .filter(Q(run__heartbeat__lt=stale) | Q(pk__in=dead)).values_list("pk", flat=True))
+    for result_id in orphans:
+        result_run.delay(result_id)
+    return {"runs": len(runs), "results": len(orphans)}

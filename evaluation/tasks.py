@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.signals import worker_ready
 
 from evaluation.sandbox import SandboxError
 
@@ -44,3 +45,22 @@ def result_run(self, result_id: int) -> None:
         if services.result_release_after_fault(result_id=result_id, error=str(exc)):
             raise self.retry(exc=exc, countdown=5)
     services.run_finalize_if_done(run_id=result.run_id)
+
+
+@shared_task(ignore_result=True)
+def runs_recover() -> None:
+    """Re-enqueue what a dead worker left (see services.runs_recover); scheduled every minute."""
+    counts = services.runs_recover()
+    if any(counts.values()):
+        log.warning("recovered work left by a dead worker: %s", counts)
+
+
+@worker_ready.connect
+def _recover_on_start(sender=None, **kwargs) -> None:
+    """A starting worker sweeps sandbox leftovers and re-enqueues abandoned work."""
+    from .engine_setup import sandbox_backend
+
+    removed = sandbox_backend().sweep()
+    if removed:
+        log.warning("removed %s sandbox namespaces left by a crashed worker", removed)
+    runs_recover.delay()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,24 @@ def _store_task_files(task: TaskSource, storage: Path) -> None:
                         ignore=shutil.ignore_patterns("__pycache__", "target", ".venv", "venv"), dirs_exist_ok=True)
 
 
+def _store_files(source: BenchmarkSource) -> Path:
+    """Copy hidden files and references to BENCHMARK_ROOT/<name>/<version>/ (content-addressed: an
+    existing complete copy of the same version is reused; a new copy is built aside and renamed in)."""
+    storage = Path(settings.BENCHMARK_ROOT) / source.name / source.version[:16]
+    if (storage / ".complete").exists():
+        return storage
+    staging = storage.with_name(f"{storage.name}.{uuid.uuid4().hex[:8]}.tmp")
+    for task in source.tasks:
+        _store_task_files(task, staging)
+    (staging / ".complete").write_text(source.version)
+    staging.chmod(0o700)
+    try:
+        staging.rename(storage)
+    except OSError:  # another import finished the same version first
+        shutil.rmtree(staging, ignore_errors=True)
+    return storage
+
+
 def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | None = None) -> ImportOutcome:
     """Store a benchmark read by `read_benchmark`: files to BENCHMARK_ROOT, rows to the database.
 
@@ -42,11 +61,7 @@ def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | N
     existing = Benchmark.objects.filter(name=source.name, version=source.version).first()
     if existing:
         return ImportOutcome(existing, False)
-    storage = Path(settings.BENCHMARK_ROOT) / source.name / source.version[:16]
-    shutil.rmtree(storage, ignore_errors=True)
-    for task in source.tasks:
-        _store_task_files(task, storage)
-    storage.chmod(0o700)
+    storage = _store_files(source)
     counts = test_counts or {}
     with transaction.atomic():
         Benchmark.objects.filter(name=source.name).update(is_current=False)

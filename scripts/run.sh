@@ -11,7 +11,7 @@ $PY manage.py import_benchmark benchmarks/demo
 $PY manage.py seed_demo
 CONCURRENCY=${EVALUATION_TASK_CONCURRENCY:-2}
 .venv/bin/celery -A config worker --loglevel=INFO --concurrency="$CONCURRENCY" --without-gossip --without-mingle \
-  --without-heartbeat --hostname="worker@%h" &
+  --without-heartbeat --hostname="worker@%h" --beat &
 WORKER=$!
 trap 'kill $WORKER 2>/dev/null; wait $WORKER 2>/dev/null' EXIT INT TERM
 echo "site: http://127.0.0.1:8000  (Ctrl-C stops the site and the worker)"

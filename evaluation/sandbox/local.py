@@ -59,12 +59,17 @@ class LocalBackend(SandboxBackend):
     def shares_host_ports(self) -> bool:
         return self.isolation == "process"
 
-    def sweep(self) -> int:
-        """Delete `rg-` network namespaces left by a crashed worker (their processes are killed first)."""
+    def sweep(self, *, min_age: float = 1800.0) -> int:
+        """Delete `rg-` network namespaces a crashed worker left: empty ones older than `min_age` seconds.
+
+        Sandboxed processes die with their worker (bwrap --die-with-parent), so a leftover namespace is
+        empty; the age check spares namespaces of live workers that are still in their install phase.
+        """
         removed = 0
         for name in netns.leftovers():
             pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
-            procfs.kill_all([int(p) for p in pids if p.isdigit()])
+            if pids or netns.age_seconds(name) < min_age:
+                continue
             netns.delete(name)
             removed += 1
         return removed

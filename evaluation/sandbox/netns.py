@@ -10,6 +10,7 @@ import ctypes
 import os
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -42,6 +43,14 @@ def leftovers() -> list[str]:
     if not NETNS_DIR.is_dir():
         return []
     return sorted(p.name for p in NETNS_DIR.iterdir() if p.name.startswith(PREFIX))
+
+
+def age_seconds(name: str) -> float:
+    """Seconds since namespace `name` was created (from its bind-mount file); 0 when unknown."""
+    try:
+        return max(0.0, time.time() - (NETNS_DIR / name).stat().st_mtime)
+    except OSError:
+        return 0.0
 
 
 def in_netns(name: str, fn: Callable[[], T]) -> T:
