@@ -129,6 +129,7 @@ EVALUATION_CACHE_ROOT = Path(env("EVALUATION_CACHE_ROOT", default=str(VAR_DIR / 
 EVALUATION_BACKEND = env("EVALUATION_BACKEND", default="local")  # local | docker
 EVALUATION_TASK_CONCURRENCY = env.int("EVALUATION_TASK_CONCURRENCY", default=2)
 EVALUATION_SANDBOX_PYTHON = env("EVALUATION_SANDBOX_PYTHON", default="/usr/bin/python3")
+EVALUATION_STALE_SECONDS = env.int("EVALUATION_STALE_SECONDS", default=60)  # silent heartbeat = dead worker
 EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="process")
 EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
 EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=True)  # Maven Central is unreachable here
@@ -165,7 +166,8 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover", "schedule": 60.0}}
+CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover",
+                                         "schedule": float(EVALUATION_STALE_SECONDS)}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- API ------------------------------------------------------------------------------------

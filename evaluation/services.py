@@ -34,9 +34,9 @@ from .models import EvaluationRun, RunStatus, TaskResult
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
-#: A running result refreshes its heartbeat this often (seconds); one silent for STALE_SECONDS lost its worker.
-HEARTBEAT_SECONDS = 10
-STALE_SECONDS = 60
+#: A running result refreshes its heartbeat this often (seconds); one silent for
+#: EVALUATION_STALE_SECONDS (default 60) lost its worker.
+HEARTBEAT_SECONDS = 5
 
 
 def archive_limits() -> ArchiveLimits:
@@ -107,9 +107,9 @@ def run_fail(*, run: EvaluationRun, error: str) -> None:
                                                            finished_at=now)
 
 
-def result_claim(*, result_id: int, stale_after: float = STALE_SECONDS) -> TaskResult | None:
+def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
     """Claim a pending result (or one whose worker died: running with a stale heartbeat). None if taken."""
-    stale = timezone.now() - timedelta(seconds=stale_after)
+    stale = timezone.now() - timedelta(seconds=stale_after or settings.EVALUATION_STALE_SECONDS)
     claimed = TaskResult.objects.filter(pk=result_id).filter(
         Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
     ).filter(run__status=RunStatus.RUNNING).update(
@@ -315,7 +315,7 @@ def run_execute_inline(*, run_id: int, concurrency: int | None = None) -> Evalua
     return EvaluationRun.objects.get(pk=run_id)
 
 
-def runs_recover(*, stale_after: float = STALE_SECONDS) -> dict[str, int]:
+def runs_recover(*, stale_after: float | None = None) -> dict[str, int]:
     """Re-enqueue work a dead worker left behind (called at worker start and every minute by beat).
 
     - queued runs older than `stale_after` seconds: `run_prepare` again (its claim makes it run once);
@@ -325,7 +325,7 @@ def runs_recover(*, stale_after: float = STALE_SECONDS) -> dict[str, int]:
     """
     from .tasks import result_run, run_prepare
 
-    stale = timezone.now() - timedelta(seconds=stale_after)
+    stale = timezone.now() - timedelta(seconds=stale_after or settings.EVALUATION_STALE_SECONDS)
     runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
     for run_id in runs:
         run_prepare.delay(run_id)

@@ -6,6 +6,7 @@ filesystem transport and again on PostgreSQL + Redis.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -29,31 +30,64 @@ def _database_url() -> str:
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-@pytest.fixture
-def worker(tmp_path):
-    """A real `celery worker` process on the test database and the configured broker."""
-    if settings.CELERY_BROKER_URL.startswith("filesystem://"):
-        for folder in (Path(settings.VAR_DIR) / "broker" / "queue",):
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir(parents=True)
-    else:
-        subprocess.run([str(ROOT / ".venv/bin/celery"), "-A", "config", "purge", "-f"], cwd=ROOT,
-                       capture_output=True, env={**os.environ, "DATABASE_URL": _database_url()})
-    log = open(tmp_path / "worker.log", "w+")
+def _start_worker(log_path: Path, **env) -> subprocess.Popen:
+    log = open(log_path, "a+")
     proc = subprocess.Popen(
         [str(Path(sys.executable).with_name("celery")), "-A", "config", "worker", "--concurrency=2", "--loglevel=INFO",
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url()}, stdout=log, stderr=subprocess.STDOUT)
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url(), **env}, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True)
     deadline = time.monotonic() + 60
-    while "ready." not in (tmp_path / "worker.log").read_text():
-        assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "worker.log").read_text()
+    while log_path.read_text().count("ready.") < 1 + getattr(_start_worker, "started", {}).get(log_path, 0):
+        assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
         time.sleep(0.3)
-    yield proc
-    proc.terminate()
+    _start_worker.started = {**getattr(_start_worker, "started", {}), log_path: log_path.read_text().count("ready.")}
+    return proc
+
+
+def _stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
     try:
+        os.killpg(proc.pid, sig)
         proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """A real `celery worker` process on the test database and the configured broker."""
+    _purge_broker()
+    proc = _start_worker(tmp_path / "worker.log")
+    yield proc
+    _stop(proc)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid` (from /proc's parent links)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, frontier = [], [pid]
+    while frontier:
+        current = frontier.pop()
+        children = [p for p, parent in parents.items() if parent == current]
+        found += children
+        frontier += children
+    return found
+
+
+def _purge_broker() -> None:
+    if settings.CELERY_BROKER_URL.startswith("filesystem://"):
+        folder = Path(settings.VAR_DIR) / "broker" / "queue"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+    else:
+        subprocess.run([str(ROOT / ".venv/bin/celery"), "-A", "config", "purge", "-f"], cwd=ROOT,
+                       capture_output=True, env={**os.environ, "DATABASE_URL": _database_url()})
 
 
 def _wait_finished(session, url: str, timeout: float = 300) -> dict:
@@ -124,3 +158,45 @@ def test_bad_archive_fails_cleanly_in_the_worker_not_the_site(live_server, worke
     run_prepare.delay(sub.runs.get().pk)
     data = _wait_finished(requests.Session(), f"{live_server.url}/api/v1/submissions/{sub.pk}/", timeout=60)
     assert data["status"] == "failed" and "archive" in data["error"]
+
+
+def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_user, demo_zip, tmp_path):
+    """SIGKILL the worker mid-evaluation; a new worker recovers the abandoned tasks from their stale heartbeats."""
+    import_demo()
+    from evaluation.models import TaskResult
+    from leaderboard.models import Split, System
+    from submissions.services import submission_create
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    _purge_broker()
+    user, _ = make_user("e2e3")
+    system = System.objects.create(team=user.teams.get(), name="Survivor")
+    split = Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")
+    log = tmp_path / "worker.log"
+    first = _start_worker(log, EVALUATION_STALE_SECONDS="6")
+    sub = submission_create(system=system, split=split, user=user,
+                            upload=SimpleUploadedFile("a.zip", demo_zip("agent-alpha")))
+    deadline = time.monotonic() + 60
+    while not TaskResult.objects.filter(run__submission=sub, status="running").exists():
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    sandboxed = _descendants(first.pid)
+    _stop(first, signal.SIGKILL)
+    time.sleep(2)
+    assert [pid for pid in sandboxed if Path(f"/proc/{pid}").exists()] == [], "sandboxed processes outlived the worker"
+    killed = set(TaskResult.objects.filter(run__submission=sub, status="running").values_list("pk", flat=True))
+    assert killed
+    time.sleep(7)  # let the heartbeats go stale
+    second = _start_worker(log, EVALUATION_STALE_SECONDS="6")
+    try:
+        data = _wait_finished(requests.Session(), f"{live_server.url}/api/v1/submissions/{sub.pk}/", timeout=300)
+    finally:
+        _stop(second)
+    assert data["status"] == "finished", data
+    results = TaskResult.objects.filter(run__submission=sub)
+    assert all(r.status == "done" and r.outcome != "harness_error" for r in results)
+    assert {r.pk for r in results if r.attempts == 2} == killed
+    expected = json.loads((DEMO_SUBMISSIONS / "EXPECTED.json").read_text())["agent-alpha"]
+    for r in results.select_related("task"):
+        if r.task.name in expected:
+            assert r.tests_passed == expected[r.task.name]["passed"], r.task.name
