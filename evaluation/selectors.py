@@ -35,3 +35,11 @@ def run_report(*, run: EvaluationRun) -> dict[str, Any]:
                     "finished_at": run.finished_at.isoformat() if run.finished_at else None},
         tasks=tasks, summary=run.summary,
     )
+
+
+def submission_report(*, submission: Submission) -> dict[str, Any]:
+    """The report of the submission's finished evaluation. Raises ValueError (with the status) otherwise."""
+    run = run_latest(submission=submission)
+    if run is None or submission.status != Submission.Status.FINISHED:
+        raise ValueError(f"submission {submission.pk} has no finished evaluation yet (status: {submission.status})")
+    return run_report(run=run)

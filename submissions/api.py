@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from evaluation.report import report_csv
-from evaluation.selectors import run_latest, run_progress, run_report
+from evaluation.selectors import run_latest, run_progress, submission_report
 from leaderboard.models import System
 from leaderboard.selectors import NotFound as SplitNotFound
 from leaderboard.selectors import split_get
@@ -101,11 +101,10 @@ class SubmissionDetailApi(APIView):
 
 
 def _report(request, pk: int) -> dict:
-    submission = _visible(request, pk)
-    run = run_latest(submission=submission)
-    if run is None or submission.status != Submission.Status.FINISHED:
-        raise NotFound(f"submission {pk} has no finished evaluation yet (status: {submission.status})")
-    return run_report(run=run)
+    try:
+        return submission_report(submission=_visible(request, pk))
+    except ValueError as exc:
+        raise NotFound(str(exc)) from exc
 
 
 class SubmissionReportJsonApi(APIView):

@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 
 from evaluation.grading.taxonomy import outcome_label
 from evaluation.report import report_csv
-from evaluation.selectors import run_latest, run_progress, run_report
+from evaluation.selectors import run_latest, submission_report
 from leaderboard.charts import outcome_bar_figure
 from leaderboard.selectors import NotFound, split_get
 
@@ -72,11 +72,10 @@ def status_json(request, pk: int):
 
 
 def _report_or_404(request, pk: int) -> dict:
-    submission = _visible_or_404(request, pk)
-    run = run_latest(submission=submission)
-    if run is None or submission.status != Submission.Status.FINISHED:
-        raise Http404("this submission has no finished evaluation yet")
-    return run_report(run=run)
+    try:
+        return submission_report(submission=_visible_or_404(request, pk))
+    except ValueError as exc:
+        raise Http404(str(exc)) from exc
 
 
 def report_json(request, pk: int):
