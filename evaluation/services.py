@@ -140,11 +140,23 @@ def _port_lock(port: int):
         yield
 
 
+ISOLATION_LEVELS = ("process", "netns+bwrap")
+
+
+def isolation_check() -> None:
+    """Refuse to score below EVALUATION_MIN_ISOLATION. Raises SandboxError (→ harness_error, never scored)."""
+    level, minimum = sandbox_backend().isolation, settings.EVALUATION_MIN_ISOLATION
+    if ISOLATION_LEVELS.index(level) < ISOLATION_LEVELS.index(minimum):
+        raise SandboxError(f"this worker reaches isolation {level!r}, below the required {minimum!r}: "
+                           "install bubblewrap and iproute2 and run the worker as root")
+
+
 def task_evaluate(*, task: Task, repo: Path | None, on_phase=None) -> TaskEvaluation:
     """Evaluate one task's repository folder (None or absent → `missing`) with the configured sandbox.
 
-    Raises SandboxError on platform faults.
+    Raises SandboxError on platform faults and when the isolation is below EVALUATION_MIN_ISOLATION.
     """
+    isolation_check()
     with _port_lock(task.port):
         return evaluate_task(spec=task_spec(task), repo_src=repo if repo and repo.is_dir() else None,
                              backend=sandbox_backend(), work_root=work_root(), toolchain=toolchain(),
