@@ -133,6 +133,9 @@ EVALUATION_STALE_SECONDS = env.int("EVALUATION_STALE_SECONDS", default=60)  # si
 EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="process")  # process | netns+bwrap
 EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
 EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=True)  # Maven Central is unreachable here
+# The only hosts the install phase can reach (HTTPS through the sandbox's allow-listing proxy).
+EVALUATION_PACKAGE_HOSTS = env.list("EVALUATION_PACKAGE_HOSTS", default=[
+    "pypi.org", "files.pythonhosted.org", "repo.maven.apache.org", "repo1.maven.org"])
 DEFAULT_BENCHMARK = env("DEFAULT_BENCHMARK", default="demo")
 DEFAULT_SPLIT = env("DEFAULT_SPLIT", default="verified")
 

@@ -151,16 +151,23 @@ class TaskRun:
             steps.append([str(tc.uv), "pip", "install", "--python", str(venv / "bin" / "python"),
                           "-r", str(requirements)])
         log, deadline = [], time.monotonic() + self.spec.limits.install
-        for argv in steps:
-            result = sb.run(argv, role=Role.INSTALL, cwd=self.work.repo, env=tc.install_env(),
-                            timeout=max(1.0, deadline - time.monotonic()), mounts=mounts)
-            log.append(result.output)
-            self.logs["install"] = "".join(log)[-64 * 1024:]
-            if not result.ok:
-                why = "timed out" if result.timed_out else f"exited with {result.returncode}"
-                raise _Stop("install_failed", f"installing requirements.txt {why}")
+        with sb.egress(allowed_hosts=tc.package_hosts, avoid_port=self.spec.port) as proxy_env:
+            for argv in steps:
+                self._install_step(sb, argv, {**tc.install_env(), **proxy_env}, deadline, mounts, log)
         if requirements is None:
             self.logs["install"] = "".join(log) + "no requirements.txt found: nothing installed\n"
+
+    def _install_step(self, sb: TaskSandbox, argv: list[str], env: dict, deadline: float, mounts: list[Mount],
+                      log: list[str]) -> ExecResult:
+        """One install command; raises _Stop(install_failed) when it fails or runs out of time."""
+        result = sb.run(argv, role=Role.INSTALL, cwd=self.work.repo, env=env,
+                        timeout=max(1.0, deadline - time.monotonic()), mounts=mounts)
+        log.append(result.output)
+        self.logs["install"] = "".join(log)[-64 * 1024:]
+        if not result.ok:
+            why = "timed out" if result.timed_out else f"exited with {result.returncode}"
+            raise _Stop("install_failed", f"installing requirements.txt {why}")
+        return result
 
     def _build_java(self, sb: TaskSandbox) -> None:
         argv = ["mvn", *self.toolchain.maven_args(), "-q", "-DskipTests", "test-compile"]

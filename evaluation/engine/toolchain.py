@@ -22,6 +22,7 @@ class Toolchain:
     - `cache_root`: holds `uv/` (the shared uv cache) and `runner-envs/` (test-runner environments).
     - `maven_repo`: the local Maven repository mounted read-only; `maven_offline` adds `-o`.
     - `ssl_cert_file`: CA bundle handed to installs (some registries sit behind a TLS proxy).
+    - `package_hosts`: the only hosts the install phase may reach (HTTPS, through the sandbox's egress proxy).
     """
 
     uv: Path = field(default_factory=_default_uv)
@@ -30,6 +31,8 @@ class Toolchain:
     maven_repo: Path = Path.home() / ".m2" / "repository"
     maven_offline: bool = True
     ssl_cert_file: Path | None = Path("/etc/ssl/certs/ca-certificates.crt")
+    package_hosts: tuple[str, ...] = ("pypi.org", "files.pythonhosted.org", "repo.maven.apache.org",
+                                      "repo1.maven.org")
 
     @property
     def uv_cache(self) -> Path:

@@ -9,7 +9,7 @@ import abc
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import Callable, ContextManager, Iterable, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -81,6 +81,11 @@ class TaskSandbox(abc.ABC):
     @abc.abstractmethod
     def in_network(self, fn: Callable[[], T]) -> T:
         """Call fn (platform code) where 127.0.0.1 is the service's loopback; returns its result."""
+
+    @abc.abstractmethod
+    def egress(self, *, allowed_hosts: Iterable[str], avoid_port: int) -> ContextManager[dict[str, str]]:
+        """While entered, let install commands reach `allowed_hosts` (HTTPS only); yields env vars
+        (proxy settings) to pass to them. `avoid_port` is the task's own port."""
 
     @abc.abstractmethod
     def close(self) -> None:

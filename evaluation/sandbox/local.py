@@ -2,7 +2,8 @@
 
 Levels (recorded on every result as `evaluator.isolation`):
 - `netns+bwrap`: root, bubblewrap and iproute2 available. Each task gets a network namespace with only
-  loopback (service and test runner join it, so every task listens on its README port at once), and
+  loopback (service and test runner join it, so every task listens on its README port at once; the install
+  phase reaches package hosts only through an allow-listing CONNECT proxy, see `egress`), and
   every command runs in bubblewrap (own PID namespace, read-only system, only its own folders writable,
   tmpfs /tmp and HOME, cleared environment) as `rg-service` or `rg-runner`, with rlimits.
 - `process`: no root or no bubblewrap. Commands run as the worker's user in their own session; teardown
@@ -15,9 +16,11 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from . import netns, procfs
+from .egress import EgressProxy
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
 from .process_io import kill_group, run_capped, spawn
 from .users import RUNNER_USER, SERVICE_USER, ensure_user
@@ -142,7 +145,7 @@ class BwrapTaskSandbox(TaskSandbox):
               mounts: Sequence[Mount]) -> list[str]:
         user = self.backend.users[role]
         size = str(self.backend.tmpfs_bytes)
-        cmd = [] if role is Role.INSTALL else ["ip", "netns", "exec", self.netns]
+        cmd = ["ip", "netns", "exec", self.netns]
         cmd += ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
                 "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
@@ -185,6 +188,13 @@ class BwrapTaskSandbox(TaskSandbox):
 
     def in_network(self, fn: Callable[[], T]) -> T:
         return netns.in_netns(self.netns, fn)
+
+    @contextmanager
+    def egress(self, *, allowed_hosts: Iterable[str], avoid_port: int) -> Iterator[dict[str, str]]:
+        port = 3128 if avoid_port != 3128 else 3129
+        with EgressProxy(netns_name=self.netns, port=port, allowed_hosts=allowed_hosts) as proxy:
+            yield {"HTTPS_PROXY": proxy.url, "HTTP_PROXY": proxy.url, "https_proxy": proxy.url,
+                   "http_proxy": proxy.url, "NO_PROXY": "", "no_proxy": ""}
 
     def close(self) -> None:
         if self.closed:
@@ -237,6 +247,10 @@ class ProcessTaskSandbox(TaskSandbox):
 
     def in_network(self, fn: Callable[[], T]) -> T:
         return fn()
+
+    @contextmanager
+    def egress(self, *, allowed_hosts: Iterable[str], avoid_port: int) -> Iterator[dict[str, str]]:
+        yield {}  # no namespace at this level: installs use the worker's network as it is
 
     def close(self) -> None:
         if self.closed:

@@ -1,0 +1,145 @@
+"""The install phase's only way out: an HTTP CONNECT proxy for an allow-list of package hosts.
+
+The proxy's listening socket is created inside the task's network namespace (so the sandboxed installer
+reaches it at 127.0.0.1:<port> and nothing else), while its outbound connections are made from the
+worker's own namespace, only to allow-listed hosts on port 443 whose addresses are public. Plain-HTTP
+requests, other ports, loopback/private/link-local targets (including the cloud metadata address) are
+refused with 403.
+"""
+from __future__ import annotations
+
+import ipaddress
+import logging
+import select
+import socket
+import threading
+from typing import Iterable
+
+from . import netns
+
+log = logging.getLogger(__name__)
+DEFAULT_HOSTS = ("pypi.org", "files.pythonhosted.org", "repo.maven.apache.org", "repo1.maven.org")
+HEADER_LIMIT = 16 * 1024
+IDLE_SECONDS = 120
+
+
+#: Never reachable through the proxy: loopback, RFC 1918, carrier-grade NAT, link-local (cloud metadata
+#: 169.254.169.254), unique-local, "this network", multicast and reserved ranges.
+BLOCKED_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
+    "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+    "192.168.0.0/16", "224.0.0.0/4", "240.0.0.0/4", "::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8",
+    "::ffff:0:0/96"))
+
+
+def address_allowed(address: str) -> bool:
+    """False for addresses in BLOCKED_NETWORKS (the host, private networks, metadata services)."""
+    ip = ipaddress.ip_address(address)
+    return not any(ip in net for net in BLOCKED_NETWORKS if net.version == ip.version)
+
+
+def _public_address(host: str, port: int) -> tuple | None:
+    """The first resolved address of host outside BLOCKED_NETWORKS, else None (also on DNS failure)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return None
+    for family, _, _, _, sockaddr in infos:
+        if address_allowed(sockaddr[0]):
+            return family, sockaddr
+    return None
+
+
+class EgressProxy:
+    """A CONNECT-only proxy bound to 127.0.0.1:`port` inside network namespace `netns_name`.
+
+    Use as a context manager around the install phase. `requests` records (host, port, allowed) for logs.
+    """
+
+    def __init__(self, *, netns_name: str | None, port: int, allowed_hosts: Iterable[str] = DEFAULT_HOSTS) -> None:
+        self.netns_name, self.port = netns_name, port
+        self.allowed = {h.lower() for h in allowed_hosts}
+        self.requests: list[tuple[str, int, bool]] = []
+        self._server: socket.socket | None = None
+        self._stop = threading.Event()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _listen(self) -> socket.socket:
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", self.port))
+        server.listen(32)
+        server.settimeout(0.5)
+        return server
+
+    def __enter__(self) -> "EgressProxy":
+        self._server = netns.in_netns(self.netns_name, self._listen) if self.netns_name else self._listen()
+        threading.Thread(target=self._accept_loop, daemon=True, name="egress-proxy").start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._server is not None:
+            self._server.close()
+
+    def _accept_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                client, _ = self._server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
+
+    def _read_head(self, client: socket.socket) -> bytes:
+        data = b""
+        while b"\r\n\r\n" not in data and len(data) < HEADER_LIMIT:
+            chunk = client.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+    def _handle(self, client: socket.socket) -> None:
+        client.settimeout(30)
+        upstream = None
+        try:
+            head = self._read_head(client)
+            parts = head.split(b"\r\n", 1)[0].decode("latin-1").split()
+            if len(parts) != 3 or parts[0].upper() != "CONNECT":
+                client.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+                return
+            host, _, port_text = parts[1].rpartition(":")
+            port = int(port_text) if port_text.isdigit() else 0
+            host = host.strip("[]").lower()
+            target = _public_address(host, port) if host in self.allowed and port == 443 else None
+            self.requests.append((host, port, target is not None))
+            if target is None:
+                client.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+                return
+            upstream = socket.socket(target[0], socket.SOCK_STREAM)
+            upstream.settimeout(30)
+            upstream.connect(target[1])
+            client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            self._relay(client, upstream)
+        except (OSError, ValueError) as exc:
+            log.debug("egress proxy connection ended: %s", exc)
+        finally:
+            client.close()
+            if upstream is not None:
+                upstream.close()
+
+    def _relay(self, a: socket.socket, b: socket.socket) -> None:
+        peers = {a: b, b: a}
+        while not self._stop.is_set():
+            ready, _, _ = select.select(list(peers), [], [], IDLE_SECONDS)
+            if not ready:
+                return
+            for sock in ready:
+                data = sock.recv(65536)
+                if not data:
+                    return
+                peers[sock].sendall(data)
