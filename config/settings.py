@@ -130,7 +130,7 @@ EVALUATION_BACKEND = env("EVALUATION_BACKEND", default="local")  # local | docke
 EVALUATION_TASK_CONCURRENCY = env.int("EVALUATION_TASK_CONCURRENCY", default=2)
 EVALUATION_SANDBOX_PYTHON = env("EVALUATION_SANDBOX_PYTHON", default="/usr/bin/python3")
 EVALUATION_STALE_SECONDS = env.int("EVALUATION_STALE_SECONDS", default=60)  # silent heartbeat = dead worker
-EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="process")  # process | netns+bwrap
+EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="process")  # process | netns+bwrap[+cgroup]
 EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
 EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=True)  # Maven Central is unreachable here
 # The only hosts the install phase can reach (HTTPS through the sandbox's allow-listing proxy).

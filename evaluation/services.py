@@ -140,7 +140,7 @@ def _port_lock(port: int):
         yield
 
 
-ISOLATION_LEVELS = ("process", "netns+bwrap")
+ISOLATION_LEVELS = ("process", "netns+bwrap", "netns+bwrap+cgroup")
 
 
 def isolation_check() -> None:

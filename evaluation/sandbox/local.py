@@ -6,6 +6,8 @@ Levels (recorded on every result as `evaluator.isolation`):
   phase reaches package hosts only through an allow-listing CONNECT proxy, see `egress`), and
   every command runs in bubblewrap (own PID namespace, read-only system, only its own folders writable,
   tmpfs /tmp and HOME, cleared environment) as `rg-service` or `rg-runner`, with rlimits.
+- `netns+bwrap+cgroup`: the same plus a cgroup per task (v1 or v2) capping memory (swap included),
+  processes and CPU (see `cgroups`); teardown kills every member of the cgroup.
 - `process`: no root or no bubblewrap. Commands run as the worker's user in their own session; teardown
   kills by process group and environment marker. Tasks share the host's ports.
 """
@@ -19,7 +21,8 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from . import netns, procfs
+from . import cgroups, netns, procfs
+from .cgroups import ResourceLimits, TaskCgroup
 from .egress import EgressProxy
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
 from .process_io import kill_group, run_capped, spawn
@@ -47,15 +50,19 @@ class LocalBackend(SandboxBackend):
 
     name = "local"
 
-    def __init__(self, *, force_level: str | None = None, tmpfs_bytes: int = 256 * 1024 * 1024) -> None:
+    def __init__(self, *, force_level: str | None = None, tmpfs_bytes: int = 256 * 1024 * 1024,
+                 limits: ResourceLimits = ResourceLimits()) -> None:
         self.isolation = force_level or detect_level()
         self.tmpfs_bytes = tmpfs_bytes
-        if self.isolation == "netns+bwrap":
+        self.limits = limits
+        if force_level is None and self.isolation == "netns+bwrap" and cgroups.version() is not None:
+            self.isolation = "netns+bwrap+cgroup"
+        if self.isolation.startswith("netns+bwrap"):
             self.users = {Role.SERVICE: ensure_user(SERVICE_USER), Role.RUNNER: ensure_user(RUNNER_USER)}
             self.users[Role.INSTALL] = self.users[Role.SERVICE]
 
     def open_task(self, *, key: str, port: int, work_dir: Path) -> TaskSandbox:
-        if self.isolation == "netns+bwrap":
+        if self.isolation.startswith("netns+bwrap"):
             return BwrapTaskSandbox(backend=self, key=key, work_dir=work_dir)
         return ProcessTaskSandbox(key=key)
 
@@ -74,6 +81,7 @@ class LocalBackend(SandboxBackend):
             if pids or netns.age_seconds(name) < min_age:
                 continue
             netns.delete(name)
+            TaskCgroup(name[len(netns.PREFIX):]).remove()
             removed += 1
         return removed
 
@@ -136,16 +144,21 @@ class BwrapTaskSandbox(TaskSandbox):
         self.work_dir = work_dir
         self.services: list[_PidNamespaceService] = []
         self.closed = False
+        self.cgroup = TaskCgroup(key, backend.limits)
         try:
             netns.create(self.netns)
         except netns.NetnsError as exc:
             raise SandboxError(str(exc)) from exc
+        if backend.isolation.endswith("+cgroup"):
+            if not self.cgroup.create():
+                raise SandboxError("cannot create the task's cgroups")
+            self.isolation = backend.isolation
 
     def _argv(self, argv: Sequence[str], *, role: Role, cwd: Path, env: Mapping[str, str],
               mounts: Sequence[Mount]) -> list[str]:
         user = self.backend.users[role]
         size = str(self.backend.tmpfs_bytes)
-        cmd = ["ip", "netns", "exec", self.netns]
+        cmd = [*self.cgroup.enter_prefix(), "ip", "netns", "exec", self.netns]
         cmd += ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
                 "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
@@ -202,7 +215,8 @@ class BwrapTaskSandbox(TaskSandbox):
         self.closed = True
         for service in self.services:
             service.kill()
-        # Anything else still in the namespace (it should be nothing) is killed before it is deleted.
+        # Anything else still in the cgroup or the namespace (it should be nothing) is killed, then both go.
+        self.cgroup.remove()
         pids = subprocess.run(["ip", "netns", "pids", self.netns], capture_output=True, text=True).stdout.split()
         procfs.kill_all([int(p) for p in pids if p.isdigit()])
         netns.delete(self.netns)
