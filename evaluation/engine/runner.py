@@ -23,6 +23,7 @@ from .readiness import port_state
 from .runner_env import ensure_runner_env
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
+from .uv_cache import prefetch_wheels, task_cache_copy
 from .whitebox import submission_modules
 
 POLL_SECONDS = 0.25
@@ -80,12 +81,8 @@ class TaskRun:
         self.probe: dict[Endpoint, bool | None] = {}
 
     # --- helpers ---------------------------------------------------------------------------
-    def _owner(self, role: Role) -> tuple[int, int] | None:
-        users = getattr(self.backend, "users", None)
-        return (users[role].uid, users[role].gid) if users else None
-
     def _give(self, path: Path, role: Role, mode: int = 0o755) -> None:
-        owner = self._owner(role)
+        owner = self.sb.owner(role)
         if owner:
             _chown_tree(path, *owner)
         path.chmod(mode)
@@ -108,8 +105,6 @@ class TaskRun:
 
     # --- phases ----------------------------------------------------------------------------
     def materialize(self) -> None:
-        if self.repo_src is None or not self.repo_src.is_dir():
-            raise _Stop("missing", f"the submission has no folder named {self.spec.name!r}")
         shutil.copytree(self.repo_src, self.work.repo, symlinks=True)
         self.work.env.mkdir()
         if self.spec.language == "java":
@@ -139,21 +134,21 @@ class TaskRun:
 
     def _install_python(self, sb: TaskSandbox) -> None:
         tc = self.toolchain
-        tc.uv_cache.mkdir(parents=True, exist_ok=True)
-        owner = self._owner(Role.INSTALL)
-        if owner:
-            os.chown(tc.uv_cache, *owner)
-        mounts = [Mount(self.work.repo, True), Mount(self.work.env, True), Mount(tc.uv_cache, True), Mount(tc.uv)]
+        requirements = find_requirements(self.work.repo, find_start_script(self.work.repo))
+        if requirements is not None:
+            prefetch_wheels(requirements, tc)
+        cache = task_cache_copy(tc.uv_cache, self.work.env / "uv-cache", sb.owner(Role.INSTALL))
+        mounts = [Mount(self.work.repo, True), Mount(self.work.env, True), Mount(tc.uv)]
         venv = self.work.env / "venv"
         steps = [[str(tc.uv), "venv", "--quiet", "--python", str(tc.python), str(venv)]]
-        requirements = find_requirements(self.work.repo, find_start_script(self.work.repo))
         if requirements is not None:
             steps.append([str(tc.uv), "pip", "install", "--python", str(venv / "bin" / "python"),
                           "-r", str(requirements)])
         log, deadline = [], time.monotonic() + self.spec.limits.install
         with sb.egress(allowed_hosts=tc.package_hosts, avoid_port=self.spec.port) as proxy_env:
             for argv in steps:
-                self._install_step(sb, argv, {**tc.install_env(), **proxy_env}, deadline, mounts, log)
+                self._install_step(sb, argv, {**tc.install_env(cache=cache), **proxy_env}, deadline, mounts, log)
+        shutil.rmtree(cache, ignore_errors=True)
         if requirements is None:
             self.logs["install"] = "".join(log) + "no requirements.txt found: nothing installed\n"
 
@@ -287,9 +282,12 @@ class TaskRun:
         self.work.root.mkdir(parents=True, mode=0o711)
         outcome, detail = "passed", ""
         try:
-            self.on_phase("materialize")
-            self.materialize()
+            if self.repo_src is None or not self.repo_src.is_dir():
+                raise _Stop("missing", f"the submission has no folder named {self.spec.name!r}")
             with self.backend.open_task(key=self.key, port=self.spec.port, work_dir=self.work.root) as sb:
+                self.sb = sb
+                self.on_phase("materialize")
+                self.materialize()
                 self.on_phase("install")
                 self.install(sb)
                 self.on_phase("start")

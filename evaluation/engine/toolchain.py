@@ -19,7 +19,8 @@ class Toolchain:
     """Tools and caches for one worker.
 
     - `uv`: the uv binary; `python`: the interpreter sandboxed virtual environments are built on.
-    - `cache_root`: holds `uv/` (the shared uv cache) and `runner-envs/` (test-runner environments).
+    - `cache_root`: holds `uv/` (the shared wheel cache, written only by the platform), `uv-platform/`
+      (cache for runner environments) and `runner-envs/` (test-runner environments).
     - `maven_repo`: the local Maven repository mounted read-only; `maven_offline` adds `-o`.
     - `ssl_cert_file`: CA bundle handed to installs (some registries sit behind a TLS proxy).
     - `package_hosts`: the only hosts the install phase may reach (HTTPS, through the sandbox's egress proxy).
@@ -47,9 +48,11 @@ class Toolchain:
     def runner_envs(self) -> Path:
         return self.cache_root / "runner-envs"
 
-    def install_env(self, *, platform: bool = False) -> dict[str, str]:
-        """Environment for install commands: uv's cache (the platform's own when `platform`), the CA bundle."""
-        env = {"UV_CACHE_DIR": str(self.platform_uv_cache if platform else self.uv_cache), "UV_NO_CONFIG": "1", "UV_PYTHON_DOWNLOADS": "never",
+    def install_env(self, *, platform: bool = False, shared: bool = False, cache: Path | None = None) -> dict[str, str]:
+        """Environment for install commands: which uv cache (`platform`: the runners' own; `shared`: the
+        wheel cache the platform warms; else `cache`), the CA bundle, no user config."""
+        chosen = self.platform_uv_cache if platform else self.uv_cache if shared else cache or self.uv_cache
+        env = {"UV_CACHE_DIR": str(chosen), "UV_NO_CONFIG": "1", "UV_PYTHON_DOWNLOADS": "never",
                "UV_LINK_MODE": "copy"}
         if self.ssl_cert_file and self.ssl_cert_file.exists():
             env["SSL_CERT_FILE"] = str(self.ssl_cert_file)

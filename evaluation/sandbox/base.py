@@ -79,6 +79,10 @@ class TaskSandbox(abc.ABC):
         """Start the service in the background with no network but loopback."""
 
     @abc.abstractmethod
+    def owner(self, role: Role) -> tuple[int, int] | None:
+        """(uid, gid) that files used by `role` must belong to, or None when commands run as the worker."""
+
+    @abc.abstractmethod
     def in_network(self, fn: Callable[[], T]) -> T:
         """Call fn (platform code) where 127.0.0.1 is the service's loopback; returns its result."""
 

@@ -26,7 +26,7 @@ from .cgroups import ResourceLimits, TaskCgroup
 from .egress import EgressProxy
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
 from .process_io import kill_group, run_capped, spawn
-from .users import RUNNER_USER, SERVICE_USER, ensure_user
+from .users import RUNNER_POOL, SERVICE_POOL, SandboxUser, UserLease
 
 T = TypeVar("T")
 
@@ -57,9 +57,6 @@ class LocalBackend(SandboxBackend):
         self.limits = limits
         if force_level is None and self.isolation == "netns+bwrap" and cgroups.version() is not None:
             self.isolation = "netns+bwrap+cgroup"
-        if self.isolation.startswith("netns+bwrap"):
-            self.users = {Role.SERVICE: ensure_user(SERVICE_USER), Role.RUNNER: ensure_user(RUNNER_USER)}
-            self.users[Role.INSTALL] = self.users[Role.SERVICE]
 
     def open_task(self, *, key: str, port: int, work_dir: Path) -> TaskSandbox:
         if self.isolation.startswith("netns+bwrap"):
@@ -145,18 +142,34 @@ class BwrapTaskSandbox(TaskSandbox):
         self.services: list[_PidNamespaceService] = []
         self.closed = False
         self.cgroup = TaskCgroup(key, backend.limits)
+        self.leases = [UserLease(SERVICE_POOL), UserLease(RUNNER_POOL)]
+        try:
+            service, runner = (lease.acquire() for lease in self.leases)
+        except (TimeoutError, PermissionError) as exc:
+            self._release_users()
+            raise SandboxError(str(exc)) from exc
+        self.users: dict[Role, SandboxUser] = {Role.SERVICE: service, Role.INSTALL: service, Role.RUNNER: runner}
         try:
             netns.create(self.netns)
         except netns.NetnsError as exc:
+            self._release_users()
             raise SandboxError(str(exc)) from exc
         if backend.isolation.endswith("+cgroup"):
             if not self.cgroup.create():
                 raise SandboxError("cannot create the task's cgroups")
             self.isolation = backend.isolation
 
+    def _release_users(self) -> None:
+        for lease in self.leases:
+            lease.release()
+
+    def owner(self, role: Role) -> tuple[int, int] | None:
+        user = self.users[role]
+        return user.uid, user.gid
+
     def _argv(self, argv: Sequence[str], *, role: Role, cwd: Path, env: Mapping[str, str],
               mounts: Sequence[Mount]) -> list[str]:
-        user = self.backend.users[role]
+        user = self.users[role]
         size = str(self.backend.tmpfs_bytes)
         cmd = [*self.cgroup.enter_prefix(), "ip", "netns", "exec", self.netns]
         cmd += ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
@@ -219,7 +232,10 @@ class BwrapTaskSandbox(TaskSandbox):
         self.cgroup.remove()
         pids = subprocess.run(["ip", "netns", "pids", self.netns], capture_output=True, text=True).stdout.split()
         procfs.kill_all([int(p) for p in pids if p.isdigit()])
+        for user in {u.uid for u in self.users.values()}:  # nothing may outlive the task under its uids
+            procfs.kill_all(procfs.owned_by(user))
         netns.delete(self.netns)
+        self._release_users()
 
 
 class _MarkedService(ServiceHandle):
@@ -261,6 +277,9 @@ class ProcessTaskSandbox(TaskSandbox):
 
     def in_network(self, fn: Callable[[], T]) -> T:
         return fn()
+
+    def owner(self, role: Role) -> tuple[int, int] | None:
+        return None
 
     @contextmanager
     def egress(self, *, allowed_hosts: Iterable[str], avoid_port: int) -> Iterator[dict[str, str]]:

@@ -70,6 +70,18 @@ def with_marker(marker: str) -> list[int]:
     return found
 
 
+def owned_by(uid: int) -> list[int]:
+    """Pids whose real uid is `uid`."""
+    found = []
+    for n in _pids():
+        try:
+            if (PROC / str(n)).stat().st_uid == uid:
+                found.append(n)
+        except OSError:
+            continue
+    return found
+
+
 def kill_all(pids: list[int]) -> None:
     """SIGKILL every pid, ignoring the ones already gone."""
     for pid in pids:
