@@ -7,7 +7,7 @@ from pathlib import Path
 from django.conf import settings
 
 from evaluation.engine.spec import PhaseLimits, TaskSpec
-from evaluation.engine.toolchain import Toolchain, seed_maven_repo
+from evaluation.engine.toolchain import Toolchain, seed_maven_repo, tool_versions
 from evaluation.sandbox import SandboxBackend, get_backend
 from leaderboard.models import Task
 from leaderboard.services import task_hidden_dir
@@ -48,3 +48,9 @@ def task_spec(task: Task, *, hidden_dir: Path | None = None) -> TaskSpec:
         endpoints=tuple((e["method"], e["path"]) for e in task.declared_endpoints),
         limits=PhaseLimits.for_language(task.language),
     )
+
+
+@functools.lru_cache(maxsize=1)
+def environment_stamp() -> dict[str, str]:
+    """Tool versions of this worker's sandbox (computed once per process)."""
+    return tool_versions(toolchain())

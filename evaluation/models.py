@@ -26,6 +26,7 @@ class EvaluationRun(models.Model):
     evaluator_version = models.CharField(max_length=32, blank=True)
     backend = models.CharField(max_length=32, blank=True)
     isolation = models.CharField(max_length=64, blank=True)
+    environment = models.JSONField(default=dict, blank=True, help_text="tool versions: python, java, maven, uv")
     summary = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -29,7 +29,7 @@ from leaderboard.services import task_reference_dir, task_set_reference_status
 from submissions.models import Submission
 
 from .report import entry_from_result, summarize
-from .engine_setup import sandbox_backend, task_spec, toolchain, work_root
+from .engine_setup import environment_stamp, sandbox_backend, task_spec, toolchain, work_root
 from .models import EvaluationRun, RunStatus, TaskResult
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,7 @@ def run_extract(*, run: EvaluationRun) -> list[int]:
         EvaluationRun.objects.filter(pk=run.pk).update(
             extracted_dir=str(dest), phase="tasks", backend=sandbox_backend().name,
             isolation=sandbox_backend().isolation, evaluator_version=EVALUATOR_VERSION, heartbeat=timezone.now(),
+            environment=environment_stamp(),
         )
     return list(run.results.filter(status=TaskResult.Status.PENDING).values_list("pk", flat=True))
 

@@ -6,6 +6,11 @@ from typing import Any, Iterable
 
 import plotly.graph_objects as go
 
+from evaluation.grading.taxonomy import GROUP_LABELS, GROUPS, LABELS, SCORED, Group
+
+GROUP_COLORS = {Group.PASSED: "#2e9e5b", Group.LOGIC: "#e0a030", Group.DEPLOYMENT: "#d9534f",
+                Group.DEPENDENCY: "#8e44ad", Group.SUBMISSION: "#7f8c8d", Group.PLATFORM: "#34495e"}
+
 AXES = (("pass_at_1", "Pass@1"), ("ac", "AC"), ("dsr", "DSR"), ("solved", "Solved"))
 MAX_TRACES = 8
 
@@ -41,10 +46,23 @@ def radar_figure(*, rows: Iterable[tuple[str, dict]], title: str) -> dict[str, A
     return json.loads(fig.to_json())
 
 
-def outcome_bar_figure(*, outcomes: dict[str, int], title: str) -> dict[str, Any]:
-    """A horizontal bar per outcome of the failure taxonomy (counts of tasks)."""
-    items = [(k, v) for k, v in outcomes.items() if v]
-    fig = go.Figure(go.Bar(x=[v for _, v in items], y=[k for k, _ in items], orientation="h"))
-    fig.update_layout(title={"text": title, "x": 0.5}, height=80 + 30 * max(len(items), 1),
-                      margin={"l": 120, "r": 20, "t": 40, "b": 30})
+def failure_breakdown_figure(*, rows: Iterable[tuple[str, dict[str, int]]], title: str) -> dict[str, Any]:
+    """Stacked horizontal bars, one per row (a submission or system): task counts per outcome group of the
+    failure taxonomy (dependency, deployment, logic, submission, passed), each segment split by outcome.
+
+    `rows` is [(label, {outcome: count})]. Hover text names the outcome and its count.
+    """
+    rows = list(rows)
+    fig = go.Figure()
+    for outcome in SCORED:
+        group = GROUP_LABELS[GROUPS[outcome]]
+        counts = [outcomes.get(outcome.value, 0) for _, outcomes in rows]
+        if not any(counts):
+            continue
+        fig.add_trace(go.Bar(y=[label for label, _ in rows], x=counts, orientation="h", name=f"{group}: {outcome.value}",
+                             marker={"color": GROUP_COLORS[GROUPS[outcome]]}, marker_line={"width": 1, "color": "#fff"},
+                             hovertemplate=f"{LABELS[outcome]} ({group})<br>%{{x}} tasks<extra></extra>"))
+    fig.update_layout(title={"text": title, "x": 0.5}, barmode="stack",
+                      margin={"l": 160, "r": 20, "t": 50, "b": 40}, xaxis={"title": "tasks", "dtick": 1},
+                      legend={"orientation": "h", "y": -0.6}, height=200 + 40 * max(len(rows), 1))
     return json.loads(fig.to_json())

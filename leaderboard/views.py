@@ -8,9 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 import markdown
 
-from evaluation.grading.taxonomy import outcome_label
-
-from .charts import radar_figure
+from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
 from .models import Split, System
 from .selectors import LANGUAGE_VIEWS, NotFound, leaderboard_rows, split_get, split_tasks
@@ -68,9 +66,12 @@ def system_detail(request, pk: int):
     from submissions.selectors import submissions_visible
 
     system = get_object_or_404(System.objects.select_related("team"), pk=pk)
-    subs = submissions_visible(user=request.user).filter(system=system)
+    subs = list(submissions_visible(user=request.user).filter(system=system).prefetch_related("runs"))
+    scored = [(f"#{s.pk} {s.created_at:%Y-%m-%d}", run.summary["overall"]["outcomes"])
+              for s in subs for run in s.runs.all()[:1] if run.summary]
+    figure = failure_breakdown_figure(rows=scored, title="Failure breakdown per submission") if scored else None
     return render(request, "leaderboard/system_detail.html", {"system": system, "submissions": subs,
-                                                              "outcome_label": outcome_label})
+                                                              "figure": figure})
 
 
 def signup(request):

@@ -4,10 +4,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 
-from evaluation.grading.taxonomy import outcome_label
 from evaluation.report import report_csv
 from evaluation.selectors import run_latest, submission_report
-from leaderboard.charts import outcome_bar_figure
+from leaderboard.charts import failure_breakdown_figure
 from leaderboard.selectors import NotFound, split_get
 
 from .api import submission_data
@@ -57,12 +56,11 @@ def detail(request, pk: int):
     run = run_latest(submission=submission)
     results = list(run.results.select_related("task").order_by("task__name")) if run else []
     public_split = submission.split.visibility == "public"
-    figure = outcome_bar_figure(outcomes=run.summary["overall"]["outcomes"], title="Outcomes") \
-        if run and run.summary else None
+    figure = failure_breakdown_figure(rows=[("all tasks", run.summary["overall"]["outcomes"])],
+                                      title="Failure breakdown") if run and run.summary else None
     return render(request, "submissions/detail.html", {
         "submission": submission, "run": run, "results": results, "figure": figure,
         "show_cases": public_split, "show_logs": user_is_member(submission=submission, user=request.user),
-        "outcome_label": outcome_label,
     })
 
 

@@ -84,3 +84,23 @@ def seed_maven_repo(*, target: Path, source: Path) -> Path:
     tmp.rename(target)
     (target / ".seeded").write_text(str(source))
     return target
+
+
+def _first_line(argv: list[str]) -> str:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unavailable"
+    text = (proc.stdout or proc.stderr).strip().splitlines()
+    return text[0] if text else "unavailable"
+
+
+def tool_versions(toolchain: Toolchain) -> dict[str, str]:
+    """Versions of what evaluates submissions (stamped on every run for reproducibility):
+    {"python": ..., "java": ..., "maven": ..., "uv": ...}, each the tool's own first line of output."""
+    return {
+        "python": _first_line([str(toolchain.python), "--version"]),
+        "java": _first_line(["java", "-version"]),
+        "maven": _first_line(["mvn", "-v", "-q"]) if shutil.which("mvn") else "unavailable",
+        "uv": _first_line([str(toolchain.uv), "--version"]),
+    }

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from evaluation.engine import EVALUATOR_VERSION
 from evaluation.engine.archive import ArchiveError, extract_archive
-from evaluation.engine_setup import sandbox_backend
+from evaluation.engine_setup import environment_stamp, sandbox_backend
 from evaluation.report import build_report, report_csv, task_entry
 from evaluation.services import archive_limits, folder_evaluate
 from leaderboard.selectors import NotFound, split_get, split_tasks
@@ -60,7 +60,7 @@ class Command(BaseCommand):
         report = build_report(
             benchmark={"name": split.benchmark.name, "version": split.benchmark.version, "split": split.name},
             evaluator={"version": EVALUATOR_VERSION, "backend": sandbox_backend().name,
-                       "isolation": sandbox_backend().isolation},
+                       "isolation": sandbox_backend().isolation, "environment": environment_stamp()},
             submission={"id": None, "system": str(opts["path"]), "created_at": started.isoformat(),
                         "finished_at": timezone.now().isoformat()},
             tasks=entries)
