@@ -12,6 +12,7 @@ import shutil
 import stat
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Iterable
@@ -125,6 +126,20 @@ def _check_limits(members: list[_Member], compressed: int, limits: ArchiveLimits
     return total
 
 
+def _check_clashes(members: list[_Member]) -> None:
+    """Refuse entries that cannot all be written: a file that is also a folder (or a folder's parent)."""
+    files = {m.name for m in members if not m.is_dir}
+    folders = {m.name for m in members if m.is_dir}
+    clashes = files & folders
+    for m in members:
+        parts = m.name.split("/")
+        clashes |= files & {"/".join(parts[:i]) for i in range(1, len(parts))}
+    if clashes:
+        name = sorted(clashes)[0]
+        raise ArchiveError(f"The archive holds {name!r} both as a file and as a folder; "
+                           "rename one of them and create the archive again.")
+
+
 def _top_folders(members: list[_Member], prefix: str) -> list[str]:
     """Folder names directly under `prefix` ('' for the archive root)."""
     strip = f"{prefix}/" if prefix else ""
@@ -159,6 +174,7 @@ def inspect_archive(path: Path, *, limits: ArchiveLimits = ArchiveLimits(),
     """
     _, members = _members(path, limits)
     total = _check_limits(members, path.stat().st_size, limits)
+    _check_clashes(members)
     prefix, folders = _prefix(members, frozenset(task_names))
     return ArchiveManifest(prefix=prefix, folders=folders, members=len(members), total_bytes=total)
 
@@ -196,6 +212,14 @@ def extract_archive(path: Path, dest: Path, *, limits: ArchiveLimits = ArchiveLi
                 for info in tf:
                     _write(dest, _safe_name(info.name), strip, info.isdir(), info.mode,
                            lambda info=info: tf.extractfile(info), budget)
+    except (zipfile.BadZipFile, tarfile.TarError, zlib.error, EOFError) as exc:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise ArchiveError(f"The archive is damaged and cannot be unpacked ({exc}). Create it again.") from exc
+    except OSError as exc:  # e.g. a name too long for the file system
+        shutil.rmtree(dest, ignore_errors=True)
+        raise ArchiveError(f"The archive could not be unpacked: {exc.strerror or exc} "
+                           f"({Path(exc.filename or '').name or 'an entry'}). Check for entries whose names "
+                           "clash (a file and a folder with the same name) and create the archive again.") from exc
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise

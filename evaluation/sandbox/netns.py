@@ -1,7 +1,9 @@
 """Network namespaces with only loopback, managed with iproute2 (`ip netns`), and entering them.
 
 `in_netns(name, fn)` runs fn in a fresh thread that has joined the namespace with setns(2):
-network namespaces are per thread, so only that thread's sockets see the task's loopback.
+network namespaces are per thread, so only that thread's sockets see the task's loopback. `name` is a
+namespace made by `create` or an absolute path to a namespace file (`/proc/<pid>/ns/net`, as the docker
+backend passes for its containers).
 Requires CAP_SYS_ADMIN (root).
 """
 from __future__ import annotations
@@ -53,14 +55,20 @@ def age_seconds(name: str) -> float:
         return 0.0
 
 
+def namespace_path(name: str) -> Path:
+    """The file of namespace `name`: itself when it is an absolute path, else /run/netns/<name>."""
+    return Path(name) if str(name).startswith("/") else NETNS_DIR / name
+
+
 def in_netns(name: str, fn: Callable[[], T]) -> T:
-    """Call fn inside namespace `name` on a throwaway thread; re-raises what fn raised."""
+    """Call fn inside namespace `name` (a name or a namespace file's absolute path) on a throwaway thread;
+    re-raises what fn raised."""
     box: dict[str, object] = {}
 
     def target() -> None:
         try:
             libc = ctypes.CDLL(None, use_errno=True)
-            fd = os.open(NETNS_DIR / name, os.O_RDONLY)
+            fd = os.open(namespace_path(name), os.O_RDONLY)
             try:
                 if libc.setns(fd, CLONE_NEWNET) != 0:
                     raise NetnsError(f"setns({name}): {os.strerror(ctypes.get_errno())}")
@@ -70,7 +78,7 @@ def in_netns(name: str, fn: Callable[[], T]) -> T:
         except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
             box["error"] = exc
 
-    thread = threading.Thread(target=target, name=f"netns-{name}")
+    thread = threading.Thread(target=target, name=f"netns-{Path(name).name}")
     thread.start()
     thread.join()
     if "error" in box:

@@ -1,0 +1,148 @@
+"""Claiming runs and results exactly once (a message delivered twice does nothing) and unpacking a run.
+
+Real database rows made with the services (submission_create without enqueueing), no sandbox run.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+
+from evaluation.models import EvaluationRun, RunStatus, TaskResult
+from evaluation.services import result_claim, run_claim, run_extract
+from leaderboard.services import system_create, team_for_user
+from submissions.models import Submission
+from submissions.services import submission_create
+
+
+@pytest.fixture
+def private_dirs(settings, tmp_path):
+    """Uploads and extracted runs go to this test's temporary folder."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.EVALUATION_WORK_ROOT = tmp_path / "work"
+    return tmp_path
+
+
+@pytest.fixture
+def submit(make_user, demo_split, private_dirs):
+    """submit(bytes, name) -> a queued Submission (not enqueued) of the demo split."""
+    user, _ = make_user("claimer")
+    system = system_create(team=team_for_user(user=user), name="Claim Tester")
+
+    def make(data: bytes, name: str = "submission.zip") -> Submission:
+        upload = SimpleUploadedFile(name, data, content_type="application/zip")
+        return submission_create(system=system, split=demo_split, upload=upload, user=user, enqueue=False)
+
+    return make
+
+
+@pytest.fixture
+def alpha_run(submit, demo_zip):
+    submission = submit(demo_zip("agent-alpha"), "agent-alpha.zip")
+    return submission.runs.get()
+
+
+def test_run_is_claimed_only_once(alpha_run):
+    first = run_claim(run_id=alpha_run.pk)
+    second = run_claim(run_id=alpha_run.pk)
+
+    assert first is not None and first.status == RunStatus.RUNNING
+    assert second is None
+    alpha_run.refresh_from_db()
+    assert alpha_run.attempts == 1
+    assert alpha_run.submission.status == Submission.Status.RUNNING
+
+
+def test_extracting_a_run_unpacks_every_task_folder_and_lists_its_results(alpha_run, demo_split):
+    run = run_claim(run_id=alpha_run.pk)
+
+    result_ids = run_extract(run=run)
+
+    run.refresh_from_db()
+    assert sorted(result_ids) == sorted(run.results.values_list("pk", flat=True))
+    assert len(result_ids) == demo_split.tasks.count()
+    extracted = {p.name for p in Path(run.extracted_dir).iterdir()}
+    assert extracted == set(demo_split.tasks.values_list("name", flat=True))
+    assert run.backend == "local" and run.isolation
+    assert run.evaluator_version
+
+
+def test_result_is_claimed_only_once(alpha_run):
+    run = run_claim(run_id=alpha_run.pk)
+    result_id = run_extract(run=run)[0]
+
+    first = result_claim(result_id=result_id)
+    second = result_claim(result_id=result_id)
+
+    assert first is not None and first.status == TaskResult.Status.RUNNING
+    assert second is None
+    assert TaskResult.objects.get(pk=result_id).attempts == 1
+
+
+def test_result_of_a_run_that_is_not_running_cannot_be_claimed(alpha_run):
+    result = alpha_run.results.first()  # the run is still queued
+
+    assert result_claim(result_id=result.pk) is None
+    assert TaskResult.objects.get(pk=result.pk).status == TaskResult.Status.PENDING
+
+
+def test_done_result_is_never_claimed_again(alpha_run):
+    run = run_claim(run_id=alpha_run.pk)
+    result_id = run_extract(run=run)[0]
+    result_claim(result_id=result_id)
+    TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.DONE,
+                                                   heartbeat=timezone.now() - timedelta(days=1))
+
+    assert result_claim(result_id=result_id, stale_after=60) is None
+
+
+def test_result_whose_worker_died_is_claimed_again(alpha_run):
+    run = run_claim(run_id=alpha_run.pk)
+    result_id = run_extract(run=run)[0]
+    result_claim(result_id=result_id)
+    TaskResult.objects.filter(pk=result_id).update(heartbeat=timezone.now() - timedelta(hours=1))
+
+    again = result_claim(result_id=result_id, stale_after=60)
+
+    assert again is not None
+    assert again.attempts == 2
+    assert result_claim(result_id=result_id, stale_after=60) is None  # fresh heartbeat now
+
+
+def _zip(entries: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in entries:
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_archive_that_cannot_be_unpacked_fails_the_run_with_a_reason(submit):
+    """It passes the upload check, but a file and a folder share a path: the run fails, it does not crash."""
+    submission = submit(_zip([("TodoList/start.sh", b"echo"), ("TodoList/app", b"file"),
+                              ("TodoList/app/main.py", b"inside")]))
+    run = run_claim(run_id=submission.runs.get().pk)
+
+    result_ids = run_extract(run=run)
+
+    assert result_ids == []
+    run.refresh_from_db()
+    submission.refresh_from_db()
+    assert run.status == RunStatus.FAILED and run.error
+    assert submission.status == Submission.Status.FAILED and submission.error
+
+
+def test_unknown_folders_are_reported_as_layout_warnings(submit):
+    submission = submit(_zip([("TodoList/start.sh", b"echo"), ("Todolist/start.sh", b"echo")]))
+    run = run_claim(run_id=submission.runs.get().pk)
+
+    run_extract(run=run)
+
+    submission.refresh_from_db()
+    assert submission.layout_warnings == ["unknown folder 'Todolist' ignored: it matches no task of the split"]
+    assert EvaluationRun.objects.get(pk=run.pk).phase == "tasks"

@@ -1,0 +1,574 @@
+"""The local sandbox backend (evaluation.sandbox): real namespaces, real bubblewrap, real processes.
+
+Most tests need the `netns+bwrap` level (root, bubblewrap, iproute2); the last ones force the
+`process` fallback. Leftover checks look for processes carrying a marker unique to the test (in
+their command line), so evaluations running elsewhere on the machine cannot disturb them.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from evaluation.engine.readiness import port_state
+from evaluation.sandbox import Mount, Role, get_backend
+from evaluation.sandbox.base import LOG_CAP_BYTES
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: A service that daemonizes (double fork + setsid, stdio to /dev/null) and answers every GET with argv[1].
+DAEMON = r'''
+import http.server, os, sys
+body = sys.argv[1].encode()
+if os.fork():
+    os._exit(0)
+os.setsid()
+if os.fork():
+    os._exit(0)
+os.chdir("/")
+null = os.open(os.devnull, os.O_RDWR)
+for fd in (0, 1, 2):
+    os.dup2(null, fd)
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+http.server.HTTPServer(("127.0.0.1", int(os.environ["PORT"])), Handler).serve_forever()
+'''
+
+#: Prints CONNECTED or BLOCKED for a TCP connection to argv[1]:argv[2].
+CONNECT = r'''
+import socket, sys
+try:
+    socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3).close()
+    print("CONNECTED")
+except OSError as exc:
+    print("BLOCKED", exc)
+'''
+
+#: Prints READ or DENIED for a path (a folder is listed, a file is read).
+READ = r'''
+import os, sys
+path = sys.argv[1]
+try:
+    if os.path.isdir(path):
+        os.listdir(path)
+    else:
+        open(path, "rb").read(1)
+    print("READ")
+except OSError as exc:
+    print("DENIED", exc)
+'''
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def uid_of(sandbox, role: Role) -> int:
+    """The uid the sandbox runs `role` as (each task leases its own users)."""
+    return sandbox.owner(role)[0]
+
+
+def live_processes(*, marker: str | None = None, uid: int | None = None) -> list[int]:
+    """Pids of live (non-zombie) processes whose command line holds `marker` and whose real uid is `uid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("State", "").split()[:1] in (["Z"], ["X"]):
+            continue
+        if marker is not None and marker not in cmdline:
+            continue
+        if uid is not None and int(fields["Uid"].split()[0]) != uid:
+            continue
+        found.append(int(entry.name))
+    return found
+
+
+def eventually(check, timeout: float = 10.0, interval: float = 0.1):
+    """Poll check() until it returns something truthy (returned) or `timeout` passes (last value returned)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def http_get(port: int, path: str = "/") -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def netns_names() -> list[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_script(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture
+def bwrap_backend():
+    backend = get_backend("local")
+    if not backend.isolation.startswith("netns+bwrap"):
+        pytest.skip("needs root, bubblewrap and iproute2 (isolation netns+bwrap)")
+    return backend
+
+
+@pytest.fixture
+def open_box(tmp_path):
+    """open_box(backend, port=...) -> (sandbox, work_dir owned by rg-service, key); closed after the test."""
+    opened = []
+
+    def make(backend, *, port: int = 18080):
+        key = f"t{uuid.uuid4().hex[:10]}"
+        work = tmp_path / key
+        work.mkdir(mode=0o755)
+        sandbox = backend.open_task(key=key, port=port, work_dir=work)
+        opened.append(sandbox)
+        owner = sandbox.owner(Role.SERVICE)
+        if owner:
+            os.chown(work, *owner)
+        return sandbox, work, key
+
+    yield make
+    for sandbox in opened:
+        sandbox.close()
+
+
+def wait_http(sandbox, port: int, timeout: float = 15.0) -> str:
+    """Poll the sandbox's loopback until `port` answers HTTP; returns the last port state."""
+    eventually(lambda: sandbox.in_network(lambda: port_state(port)) == "http", timeout)
+    return sandbox.in_network(lambda: port_state(port))
+
+
+def run_py(sandbox, work: Path, code: str, *args: str, role: Role = Role.SERVICE, timeout: float = 20):
+    return sandbox.run(["python3", "-c", code, *args], role=role, cwd=work, env={}, timeout=timeout,
+                       mounts=[Mount(work, True)])
+
+
+# --- level ---------------------------------------------------------------------------------------
+def test_root_with_bubblewrap_gets_netns_bwrap_isolation():
+    if os.geteuid() != 0 or not shutil.which("bwrap") or not shutil.which("ip"):
+        pytest.skip("not root or no bubblewrap/iproute2 here")
+    assert get_backend("local").isolation.startswith("netns+bwrap")
+
+
+# --- teardown ------------------------------------------------------------------------------------
+def test_daemonized_service_is_killed_and_namespace_removed_at_close(bwrap_backend, open_box):
+    sandbox, work, key = open_box(bwrap_backend, port=18080)
+    marker = f"daemon-{key}"
+    (work / "daemon.py").write_text(DAEMON)
+    script = write_script(work / "start.sh", f"python3 daemon.py {marker}\necho started\n")
+
+    service = sandbox.start_service([str(script)], cwd=work, env={"PORT": "18080"}, mounts=[Mount(work, True)])
+    assert wait_http(sandbox, 18080) == "http"
+    assert sandbox.in_network(lambda: http_get(18080)) == (200, marker.encode())
+    # start.sh has exited; the daemon it left behind is the service.
+    assert eventually(lambda: service.alive() and "started" in service.log())
+    assert live_processes(marker=marker, uid=uid_of(sandbox, Role.SERVICE)), "the daemon runs as the service user"
+    assert f"rg-{key}" in netns_names()
+
+    sandbox.close()
+
+    assert eventually(lambda: not live_processes(marker=marker), 5) is True
+    assert live_processes(marker=marker) == []
+    assert f"rg-{key}" not in netns_names()
+    assert not service.alive()
+    sandbox.close()  # idempotent
+
+
+def test_two_sandboxes_serve_the_same_port_on_their_own_loopback(bwrap_backend, open_box):
+    port = 18081
+    boxes = []
+    for name in ("alpha", "beta"):
+        sandbox, work, _ = open_box(bwrap_backend, port=port)
+        (work / "index.html").write_text(f"I am {name}")
+        script = write_script(work / "start.sh", 'exec python3 -m http.server "$PORT" --bind 127.0.0.1\n')
+        sandbox.start_service([str(script)], cwd=work, env={"PORT": str(port)}, mounts=[Mount(work)])
+        boxes.append(sandbox)
+    for sandbox in boxes:
+        assert wait_http(sandbox, port) == "http"
+
+    bodies = [sandbox.in_network(lambda: http_get(port, "/index.html")) for sandbox in boxes]
+
+    assert bodies == [(200, b"I am alpha"), (200, b"I am beta")]
+    # Neither is on the host's loopback.
+    try:
+        host = http_get(port, "/index.html")
+    except OSError:
+        host = None
+    assert host not in bodies
+
+
+# --- network -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("role", [Role.SERVICE, Role.RUNNER])
+def test_sandboxed_command_cannot_reach_host_redis(bwrap_backend, open_box, role):
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=2).close()
+    except OSError:
+        pytest.skip("no Redis listening on the host's 127.0.0.1:6379")
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = run_py(sandbox, work, CONNECT, "127.0.0.1", "6379", role=role)
+
+    assert result.ok, result.output
+    assert result.output.startswith("BLOCKED"), result.output
+
+
+@pytest.mark.parametrize("role", [Role.SERVICE, Role.RUNNER])
+def test_sandboxed_command_cannot_reach_a_host_listener_on_any_address(bwrap_backend, open_box, role):
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("0.0.0.0", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            host_ip = probe.getsockname()[0]
+        except OSError:
+            host_ip = None
+    sandbox, work, _ = open_box(bwrap_backend)
+    try:
+        for address in filter(None, ["127.0.0.1", host_ip]):
+            socket.create_connection((address, port), timeout=2).close()  # the host itself can connect
+            result = run_py(sandbox, work, CONNECT, address, str(port), role=role)
+            assert result.output.startswith("BLOCKED"), f"{address}: {result.output}"
+    finally:
+        listener.close()
+
+
+@pytest.mark.parametrize("role", [Role.SERVICE, Role.RUNNER])
+def test_sandboxed_command_cannot_reach_outside_addresses(bwrap_backend, open_box, role):
+    sandbox, work, _ = open_box(bwrap_backend)
+    targets = [("pypi.org", "443")]
+    try:
+        ip = socket.gethostbyname("pypi.org")
+        socket.create_connection((ip, 443), timeout=3).close()
+        targets.append((ip, "443"))  # reachable from the host, so a refusal is the sandbox's doing
+    except OSError:
+        pass
+
+    for host, port in targets:
+        result = run_py(sandbox, work, CONNECT, host, port, role=role)
+        assert result.output.startswith("BLOCKED"), f"{host}: {result.output}"
+
+
+#: Asks the proxy in $HTTPS_PROXY for argv[1] (a CONNECT target, or "GET <url>" for a plain request); prints its status.
+VIA_PROXY = r'''
+import os, socket, sys
+host, port = os.environ["HTTPS_PROXY"].rsplit("/", 1)[-1].split(":")
+target = sys.argv[1]
+line = f"{target} HTTP/1.1" if target.startswith("GET ") else f"CONNECT {target} HTTP/1.1"
+try:
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    sock.sendall(f"{line}\r\nHost: {target}\r\n\r\n".encode())
+    print(sock.recv(200).split(b"\r\n")[0].decode())
+except OSError as exc:
+    print("NO PROXY", exc)
+'''
+
+
+def via_proxy(sandbox, work: Path, env: dict, target: str) -> str:
+    result = sandbox.run(["python3", "-c", VIA_PROXY, target], role=Role.INSTALL, cwd=work, env=env, timeout=30,
+                         mounts=[Mount(work)])
+    return result.output.strip()
+
+
+def test_install_egress_proxy_opens_tunnels_to_allowed_package_hosts(bwrap_backend, open_box):
+    try:
+        socket.create_connection((socket.gethostbyname("pypi.org"), 443), timeout=5).close()
+    except OSError:
+        pytest.skip("the host itself cannot reach pypi.org:443")
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    with sandbox.egress(allowed_hosts=["pypi.org"], avoid_port=8080) as env:
+        status = via_proxy(sandbox, work, env, "pypi.org:443")
+
+    assert status.split()[1] == "200", status
+
+
+@pytest.mark.parametrize("target", ["127.0.0.1:6379", "localhost:443", "example.org:443", "pypi.org:80",
+                                    "GET http://pypi.org/simple/", "169.254.169.254:443"])
+def test_install_egress_proxy_refuses_everything_but_https_to_allowed_public_hosts(bwrap_backend, open_box,
+                                                                                  target):
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    with sandbox.egress(allowed_hosts=["pypi.org", "localhost"], avoid_port=8080) as env:
+        status = via_proxy(sandbox, work, env, target)
+
+    assert status.split()[1:2] == ["403"], status
+
+
+def test_install_egress_proxy_is_gone_after_the_install_phase(bwrap_backend, open_box):
+    sandbox, work, _ = open_box(bwrap_backend)
+    with sandbox.egress(allowed_hosts=["pypi.org"], avoid_port=8080) as env:
+        pass
+
+    assert via_proxy(sandbox, work, env, "pypi.org:443").startswith("NO PROXY")
+
+
+# --- users and files -----------------------------------------------------------------------------
+@pytest.mark.parametrize("role", [Role.SERVICE, Role.RUNNER, Role.INSTALL])
+def test_sandboxed_command_runs_as_unprivileged_user_without_capabilities(bwrap_backend, open_box, role):
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = sandbox.run(["bash", "-c", "id -u; grep CapEff /proc/self/status"], role=role, cwd=work, env={},
+                         timeout=20, mounts=[Mount(work)])
+
+    assert result.ok, result.output
+    uid_line, cap_line = result.output.split("\n")[:2]
+    assert int(uid_line) == uid_of(sandbox, role) != 0
+    assert cap_line.split()[1] == "0000000000000000"
+
+
+def test_service_and_test_runner_run_as_different_users(bwrap_backend, open_box):
+    """The runner must be out of the service's reach (no signals, no reading its files)."""
+    sandbox, _, _ = open_box(bwrap_backend)
+
+    assert uid_of(sandbox, Role.SERVICE) != uid_of(sandbox, Role.RUNNER)
+    assert uid_of(sandbox, Role.INSTALL) == uid_of(sandbox, Role.SERVICE)
+
+
+def test_two_tasks_never_share_a_sandbox_user(bwrap_backend, open_box):
+    first, _, _ = open_box(bwrap_backend)
+    second, _, _ = open_box(bwrap_backend)
+
+    uids = [uid_of(box, role) for box in (first, second) for role in (Role.SERVICE, Role.RUNNER)]
+
+    assert len(set(uids)) == 4
+
+
+@pytest.mark.parametrize("path", ["/root", "/etc/shadow", str(REPO_ROOT / "var"), str(REPO_ROOT)])
+def test_sandboxed_command_cannot_read_host_secrets(bwrap_backend, open_box, path):
+    if not os.path.exists(path):
+        pytest.skip(f"{path} does not exist on this host")
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = run_py(sandbox, work, READ, path)
+
+    assert result.output.startswith("DENIED"), result.output
+
+
+def test_sandboxed_command_reads_its_own_mounted_folder(bwrap_backend, open_box):
+    sandbox, work, _ = open_box(bwrap_backend)
+    (work / "mine.txt").write_text("hello")
+
+    result = run_py(sandbox, work, READ, str(work / "mine.txt"))
+
+    assert result.output.startswith("READ"), result.output
+
+
+def test_sandboxed_command_cannot_write_a_read_only_mount(bwrap_backend, open_box):
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = sandbox.run(["bash", "-c", "echo x > planted.txt"], role=Role.SERVICE, cwd=work, env={},
+                         timeout=20, mounts=[Mount(work, writable=False)])
+
+    assert not result.ok
+    assert not (work / "planted.txt").exists()
+
+
+def test_sandboxed_command_sees_only_the_environment_it_was_given(bwrap_backend, open_box, monkeypatch):
+    monkeypatch.setenv("RG_HOST_SECRET", "s3cret")
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = sandbox.run(["env"], role=Role.SERVICE, cwd=work, env={"PORT": "1234"}, timeout=20,
+                         mounts=[Mount(work)])
+
+    assert "PORT=1234" in result.output
+    assert "s3cret" not in result.output
+
+
+# --- limits --------------------------------------------------------------------------------------
+def test_run_kills_an_infinite_loop_and_its_children_at_the_timeout(bwrap_backend, open_box):
+    sandbox, work, key = open_box(bwrap_backend)
+    marker = f"loop-{key}"
+    started = time.monotonic()
+
+    result = sandbox.run(["bash", "-c", f'python3 -c "import time; time.sleep(1000)" {marker} & while :; do :; done'],
+                         role=Role.SERVICE, cwd=work, env={}, timeout=1.5, mounts=[Mount(work)])
+
+    assert result.timed_out is True
+    assert result.returncode is None
+    assert not result.ok
+    assert time.monotonic() - started < 10
+    assert eventually(lambda: not live_processes(marker=marker), 5) is True
+
+
+def test_run_returns_when_its_command_exits_and_takes_a_daemon_it_left_along(bwrap_backend, open_box):
+    sandbox, work, key = open_box(bwrap_backend)
+    marker = f"left-{key}"
+
+    result = sandbox.run(["bash", "-c", f'(setsid python3 -c "import time; time.sleep(1000)" {marker} &); echo done'],
+                         role=Role.SERVICE, cwd=work, env={}, timeout=30, mounts=[Mount(work)])
+
+    assert result.ok and result.output == "done\n"
+    assert result.duration < 5
+    assert eventually(lambda: not live_processes(marker=marker), 5) is True
+
+
+def test_enormous_output_is_capped_at_64_kib_without_hanging(bwrap_backend, open_box):
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = sandbox.run(["bash", "-c", "yes | head -c 50000000; echo done >&2"], role=Role.SERVICE, cwd=work,
+                         env={}, timeout=60, mounts=[Mount(work)])
+
+    assert result.ok, result.output[-500:]
+    assert result.duration < 30
+    assert result.output.startswith("y\ny\n")
+    assert "64 KiB" in result.output  # the cut is marked
+    assert len(result.output.encode()) <= LOG_CAP_BYTES + 200
+
+
+def test_service_log_is_capped_at_64_kib(bwrap_backend, open_box):
+    sandbox, work, _ = open_box(bwrap_backend)
+    script = write_script(work / "start.sh", "yes | head -c 20000000\nexec sleep 1000\n")
+
+    service = sandbox.start_service([str(script)], cwd=work, env={}, mounts=[Mount(work)])
+
+    assert eventually(lambda: "dropped" in service.log(), 20)
+    assert len(service.log().encode()) <= LOG_CAP_BYTES + 300
+
+
+def test_service_that_exits_at_once_is_reported_dead(bwrap_backend, open_box):
+    sandbox, work, _ = open_box(bwrap_backend)
+    script = write_script(work / "start.sh", "echo bye\nexit 3\n")
+
+    service = sandbox.start_service([str(script)], cwd=work, env={}, mounts=[Mount(work)])
+
+    assert eventually(lambda: not service.alive(), 10) is True
+    assert "bye" in service.log()
+
+
+# --- cgroups --------------------------------------------------------------------------------------
+@pytest.fixture
+def small_cgroup_backend():
+    from evaluation.sandbox.cgroups import ResourceLimits
+
+    backend = get_backend("local", limits=ResourceLimits(memory_bytes=96 * 1024 ** 2, pids=24, cpus=1.0))
+    if not backend.isolation.endswith("+cgroup"):
+        pytest.skip("no writable cgroups here (isolation without +cgroup)")
+    return backend
+
+
+def test_memory_hog_is_killed_at_the_tasks_memory_limit(small_cgroup_backend, open_box):
+    sandbox, work, _ = open_box(small_cgroup_backend)
+
+    result = run_py(sandbox, work, "x = bytearray(400 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); "
+                                   "print('allocated', len(x))", timeout=30)
+
+    assert not result.ok and not result.timed_out
+    assert "allocated" not in result.output
+    # The same program under the default limit (2 GiB) runs fine: it was the limit that stopped it.
+    roomy, roomy_work, _ = open_box(get_backend("local"))
+    fine = run_py(roomy, roomy_work, "x = bytearray(400 * 1024 * 1024); print('allocated', len(x))", timeout=30)
+    assert fine.ok and "allocated" in fine.output, fine.output
+
+
+def test_fork_bomb_is_stopped_by_the_tasks_process_limit(small_cgroup_backend, open_box):
+    sandbox, work, key = open_box(small_cgroup_backend)
+    marker = f"bomb-{key}"
+    code = (
+        "import os, sys, time\n"
+        "n = 0\n"
+        "for _ in range(200):\n"
+        "    try:\n"
+        "        pid = os.fork()\n"
+        "    except OSError:\n"
+        "        break\n"
+        "    if pid == 0:\n"
+        "        time.sleep(60)\n"
+        "        os._exit(0)\n"
+        "    n += 1\n"
+        "print('forked', n, flush=True)\n"
+    )
+
+    result = run_py(sandbox, work, code, marker, timeout=30)
+
+    assert result.ok, result.output
+    assert 0 < int(result.output.split()[1]) < 24
+    sandbox.close()
+    assert eventually(lambda: not live_processes(marker=marker), 5) is True
+
+
+# --- process fallback ----------------------------------------------------------------------------
+def test_process_level_kills_a_daemonized_child_at_close(open_box):
+    backend = get_backend("local", force_level="process")
+    assert backend.isolation == "process" and backend.shares_host_ports()
+    port = free_port()
+    sandbox, work, key = open_box(backend, port=port)
+    marker = f"daemon-{key}"
+    (work / "daemon.py").write_text(DAEMON)
+    script = write_script(work / "start.sh", f"python3 daemon.py {marker}\n")
+
+    service = sandbox.start_service([str(script)], cwd=work, env={"PORT": str(port)})
+    assert eventually(lambda: port_state(port) == "http", 15)
+    assert http_get(port) == (200, marker.encode())
+    assert service.alive()
+
+    sandbox.close()
+
+    assert eventually(lambda: not live_processes(marker=marker), 5) is True
+    assert port_state(port) == "closed"
+
+
+def test_process_level_run_timeout_kills_background_children(open_box):
+    backend = get_backend("local", force_level="process")
+    sandbox, work, key = open_box(backend, port=free_port())
+    marker = f"loop-{key}"
+
+    result = sandbox.run(["bash", "-c", f'setsid python3 -c "import time; time.sleep(1000)" {marker} & sleep 1000'],
+                         role=Role.SERVICE, cwd=work, env={}, timeout=1.5)
+
+    assert result.timed_out is True
+    assert eventually(lambda: not live_processes(marker=marker), 5) is True
+
+
+def test_install_command_cannot_reach_host_loopback_services(bwrap_backend, open_box):
+    """Install may reach the package index, but not the host's own services (Redis broker, database, site)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    sandbox, work, _ = open_box(bwrap_backend)
+    try:
+        result = run_py(sandbox, work, CONNECT, "127.0.0.1", str(port), role=Role.INSTALL)
+    finally:
+        listener.close()
+
+    assert result.output.startswith("BLOCKED"), result.output
