@@ -12,15 +12,16 @@ worker: setup
 
 # Fast suite (SQLite + embedded transport); slow end-to-end suites are marked `slow`.
 test: setup
-	.venv/bin/python -m pytest -m "not slow" -q
+	.venv/bin/python -m pytest -m "not slow and not docker" -q
 
-# The slow suites (real worker end to end, browser) on SQLite + the filesystem transport, then the whole
+# The slow suites (real worker end to end, browser, Docker backend) on SQLite + the filesystem transport, then the whole
 # suite again on PostgreSQL + Redis. CI runs `make test test-slow`.
 test-slow:
 	WITH_BROWSER=1 scripts/bootstrap.sh
-	.venv/bin/python -m pytest -q -m slow
+	WITH_DOCKER=1 scripts/bootstrap.sh
+	.venv/bin/python -m pytest -q -m "slow or docker"
 	DATABASE_URL=postgres://postgres@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
-		.venv/bin/python -m pytest -q -m "not browser"
+		.venv/bin/python -m pytest -q -m "not browser and not docker"
 
 test-all: test test-slow
 

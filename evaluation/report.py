@@ -8,7 +8,7 @@ from typing import Any
 from evaluation.grading.metrics import TaskScore, aggregate_by_language
 
 SCHEMA = "scoring/v1"
-CSV_FIELDS = ("task", "language", "framework", "domain", "outcome", "dsr", "ac", "ac_declared", "ac_implemented",
+CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain", "outcome", "dsr", "ac", "ac_declared", "ac_implemented",
               "tests_passed", "tests_total", "pass_at_1", "solved", "install_seconds", "start_seconds",
               "test_seconds", "detail")
 
@@ -53,7 +53,7 @@ def report_csv(report: dict) -> str:
     writer.writeheader()
     for t in report["tasks"]:
         d = t.get("durations") or {}
-        writer.writerow({**t, "ac": "n/a" if t["ac"] is None else f"{t['ac']:.4f}", "pass_at_1": f"{t['pass_at_1']:.4f}",
+        writer.writerow({**t, "submission": report["submission"]["id"], "system": report["submission"]["system"], "ac": "n/a" if t["ac"] is None else f"{t['ac']:.4f}", "pass_at_1": f"{t['pass_at_1']:.4f}",
                          "install_seconds": d.get("install"), "start_seconds": d.get("start"),
                          "test_seconds": d.get("test")})
     return out.getvalue()

@@ -88,8 +88,7 @@ def run_extract(*, run: EvaluationRun) -> list[int]:
     except ArchiveError as exc:
         run_fail(run=run, error=str(exc))
         return []
-    _, _, unknown = manifest.matched(names)
-    warnings = [f"unknown folder {u!r} ignored: it matches no task of the split" for u in unknown]
+    warnings = manifest.layout_warnings(names)
     with transaction.atomic():
         Submission.objects.filter(pk=submission.pk).update(layout_warnings=warnings)
         EvaluationRun.objects.filter(pk=run.pk).update(
@@ -110,7 +109,7 @@ def run_fail(*, run: EvaluationRun, error: str) -> None:
 
 def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
     """Claim a pending result (or one whose worker died: running with a stale heartbeat). None if taken."""
-    stale = timezone.now() - timedelta(seconds=stale_after or settings.EVALUATION_STALE_SECONDS)
+    stale = timezone.now() - timedelta(seconds=settings.EVALUATION_STALE_SECONDS if stale_after is None else stale_after)
     claimed = TaskResult.objects.filter(pk=result_id).filter(
         Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
     ).filter(run__status=RunStatus.RUNNING).update(
@@ -141,13 +140,14 @@ def _port_lock(port: int):
         yield
 
 
-ISOLATION_LEVELS = ("process", "netns+bwrap", "netns+bwrap+cgroup")
+#: Strength of each isolation level (EVALUATION_MIN_ISOLATION compares these).
+ISOLATION_RANK = {"process": 0, "netns+bwrap": 1, "netns+bwrap+cgroup": 2, "docker": 2}
 
 
 def isolation_check() -> None:
     """Refuse to score below EVALUATION_MIN_ISOLATION. Raises SandboxError (→ harness_error, never scored)."""
     level, minimum = sandbox_backend().isolation, settings.EVALUATION_MIN_ISOLATION
-    if ISOLATION_LEVELS.index(level) < ISOLATION_LEVELS.index(minimum):
+    if ISOLATION_RANK.get(level, 0) < ISOLATION_RANK.get(minimum, 0):
         raise SandboxError(f"this worker reaches isolation {level!r}, below the required {minimum!r}: "
                            "install bubblewrap and iproute2 and run the worker as root")
 
@@ -338,7 +338,7 @@ def runs_recover(*, stale_after: float | None = None) -> dict[str, int]:
     """
     from .tasks import result_run, run_prepare
 
-    stale = timezone.now() - timedelta(seconds=stale_after or settings.EVALUATION_STALE_SECONDS)
+    stale = timezone.now() - timedelta(seconds=settings.EVALUATION_STALE_SECONDS if stale_after is None else stale_after)
     runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
     for run_id in runs:
         run_prepare.delay(run_id)

@@ -24,7 +24,13 @@ def run_prepare(run_id: int) -> None:
     if run is None:
         log.info("run %s already claimed: nothing to do", run_id)
         return
-    result_ids = services.run_extract(run=run)
+    try:
+        result_ids = services.run_extract(run=run)
+    except Exception as exc:  # a platform fault while unpacking: fail visibly rather than hang in "extract"
+        log.exception("run %s could not be prepared", run_id)
+        services.run_fail(run=run, error=f"the platform could not unpack this submission ({type(exc).__name__}); "
+                                         "it does not count against your quota, please resubmit")
+        return
     for result_id in result_ids:
         result_run.delay(result_id)
     if not result_ids:
@@ -50,6 +56,9 @@ def result_run(self, result_id: int) -> None:
 @shared_task(ignore_result=True)
 def runs_recover() -> None:
     """Re-enqueue what a dead worker left (see services.runs_recover); scheduled every minute."""
+    from .engine_setup import sandbox_backend
+
+    sandbox_backend().sweep()  # containers do not die with a killed worker child; namespaces are swept too
     counts = services.runs_recover()
     if any(counts.values()):
         log.warning("recovered work left by a dead worker: %s", counts)
@@ -62,5 +71,5 @@ def _recover_on_start(sender=None, **kwargs) -> None:
 
     removed = sandbox_backend().sweep()
     if removed:
-        log.warning("removed %s sandbox namespaces left by a crashed worker", removed)
+        log.warning("removed %s sandbox leftovers (namespaces, containers) of a crashed worker", removed)
     runs_recover.delay()

@@ -105,7 +105,7 @@ class System(models.Model):
     agent_framework = models.CharField(max_length=100, blank=True)
     base_model = models.CharField(max_length=100, blank=True)
     type = models.CharField(max_length=16, choices=Type.choices, default=Type.AGENT)
-    url = models.URLField(blank=True)
+    url = models.URLField("URL", blank=True)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -45,6 +45,15 @@ def home(request):
                                                      "active": active if active in LANGUAGE_VIEWS else "python"})
 
 
+def render_readme(text: str) -> str:
+    """Markdown to HTML with raw HTML shown as text, so `<id>` in paths stays visible and no markup in a
+    README reaches the page (Python-Markdown docs: deregister the html_block and html processors)."""
+    md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return md.convert(text)
+
+
 def task_list(request):
     """The task catalog of a split: language, framework, domain, port, declared endpoints."""
     split = _split_or_404(request)
@@ -55,9 +64,7 @@ def task_detail(request, name: str):
     """One task: metadata, declared endpoints, the README rendered (public splits only)."""
     split = _split_or_404(request)
     task = get_object_or_404(split_tasks(split=split), name=name)
-    readme = None
-    if split.visibility == Split.Visibility.PUBLIC:
-        readme = markdown.markdown(task.readme, extensions=["fenced_code", "tables"], output_format="html")
+    readme = render_readme(task.readme) if split.visibility == Split.Visibility.PUBLIC else None
     return render(request, "leaderboard/task_detail.html", {"split": split, "task": task, "readme_html": readme})
 
 

@@ -10,6 +10,7 @@ command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v ip >/dev/null || need+=(iproute2)
 [ -x /usr/bin/python3 ] || need+=(python3 python3-venv)
 if [ "$WITH_BROWSER" = 1 ]; then command -v chromium >/dev/null || need+=(chromium); fi
+if [ "${WITH_DOCKER:-0}" = 1 ]; then command -v dockerd >/dev/null || need+=(docker.io); fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "installing system packages: ${need[*]}"

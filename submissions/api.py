@@ -15,7 +15,7 @@ from leaderboard.selectors import split_get
 
 from .models import Submission
 from .selectors import submission_get, submissions_visible
-from .services import SubmissionError, submission_create, upload_size_check
+from .services import QuotaExceeded, SubmissionError, submission_create, upload_size_check
 
 
 class SubmissionCreateSerializer(serializers.Serializer):
@@ -85,6 +85,8 @@ class SubmissionListCreateApi(APIView):
             split = split_get(benchmark=data.get("benchmark"), split=data.get("split"))
             submission = submission_create(system=system, split=split, upload=data["archive"], user=request.user,
                                            note=data.get("note", ""), is_public=data["is_public"])
+        except QuotaExceeded as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         except (SubmissionError, SplitNotFound) as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         return Response(submission_data(submission), status=status.HTTP_201_CREATED)

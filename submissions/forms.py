@@ -14,4 +14,7 @@ class SubmissionForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["system"].queryset = System.objects.filter(team__members=user)
+        systems = System.objects.filter(team__members=user)
+        self.fields["system"].queryset = systems
+        if systems.count() == 1:
+            self.fields["system"].initial = systems.first()

@@ -26,6 +26,10 @@ class SubmissionError(ValueError):
     """The upload was refused; the message says what was wrong and what to do. Nothing was stored."""
 
 
+class QuotaExceeded(SubmissionError):
+    """The team used its submissions of the last 24 hours (HTTP 429 in the API)."""
+
+
 def _check_name_and_size(upload: UploadedFile) -> None:
     if not upload.name.lower().endswith(ARCHIVE_SUFFIXES):
         raise SubmissionError(f"{upload.name!r} is not an archive: upload a .zip or .tar.gz with one folder per task.")
@@ -53,14 +57,20 @@ def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManife
 
 
 def _check_layout(manifest: ArchiveManifest, task_names: list[str]) -> None:
-    present, _, unknown = manifest.matched(task_names)
+    present, _, _ = manifest.matched(task_names)
     if present:
         return
-    found = ", ".join(manifest.folders[:8]) or "nothing"
-    hint = (" The archive looks nested one level too deep: put the task folders at its root "
-            "(or inside a single wrapping folder)." if manifest.prefix or len(manifest.folders) == 1 else "")
-    raise SubmissionError(f"No folder of the archive is named like a task of this split (found: {found}). "
-                          f"Task folder names are case-sensitive, e.g. {', '.join(task_names[:3])}.{hint}")
+    found = ", ".join(repr(f) for f in manifest.folders[:8])
+    lower = {n.lower() for n in task_names}
+    if any(f.lower() in lower for f in manifest.folders):
+        hint = " Task folder names are case-sensitive."
+    elif manifest.prefix and any(f not in lower for f in manifest.folders):
+        hint = (" The archive looks nested one level too deep: put the task folders at its root "
+                "(or inside a single wrapping folder).")
+    else:
+        hint = ""
+    raise SubmissionError(f"No folder of the archive is named like a task of this split (found: {found}; "
+                          f"expected names such as {', '.join(task_names[:3])}).{hint}")
 
 
 def _check_quota(system: System) -> None:
@@ -68,7 +78,7 @@ def _check_quota(system: System) -> None:
     used = Submission.objects.filter(system__team=system.team, created_at__gte=since).exclude(
         status=Submission.Status.FAILED).count()
     if used >= settings.SUBMISSION_DAILY_QUOTA:
-        raise SubmissionError(f"Your team has used its {settings.SUBMISSION_DAILY_QUOTA} submissions of the last "
+        raise QuotaExceeded(f"Your team has used its {settings.SUBMISSION_DAILY_QUOTA} submissions of the last "
                               "24 hours; failed evaluations do not count. Try again later.")
 
 
@@ -87,7 +97,8 @@ def submission_create(*, system: System, split: Split, upload: UploadedFile, use
     _check_quota(system)
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
-                            archive_sha256=sha256, note=note[:300], is_public=is_public)
+                            archive_sha256=sha256, note=note[:300], is_public=is_public,
+                            layout_warnings=manifest.layout_warnings(task_names))
     try:
         with transaction.atomic():
             submission.archive.save(upload.name, upload, save=False)

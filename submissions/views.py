@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 
 from evaluation.report import report_csv
 from evaluation.selectors import run_latest, submission_report
@@ -58,8 +59,9 @@ def detail(request, pk: int):
     public_split = submission.split.visibility == "public"
     figure = failure_breakdown_figure(rows=[("all tasks", run.summary["overall"]["outcomes"])],
                                       title="Failure breakdown") if run and run.summary else None
+    stalled = bool(run and run.status == "queued" and (timezone.now() - run.created_at).total_seconds() > 60)
     return render(request, "submissions/detail.html", {
-        "submission": submission, "run": run, "results": results, "figure": figure,
+        "submission": submission, "run": run, "results": results, "figure": figure, "stalled": stalled,
         "show_cases": public_split, "show_logs": user_is_member(submission=submission, user=request.user),
     })
 

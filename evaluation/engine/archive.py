@@ -55,6 +55,21 @@ class ArchiveManifest:
         unknown = [f for f in self.folders if f not in names]
         return present, missing, unknown
 
+    def layout_warnings(self, task_names: Iterable[str]) -> list[str]:
+        """Human-readable notes on folders that match no task (with a hint when only the case differs)."""
+        names = list(task_names)
+        _, missing, unknown = self.matched(names)
+        by_lower = {n.lower(): n for n in missing}
+        warnings = []
+        for folder in unknown:
+            hint = by_lower.get(folder.lower())
+            if hint:
+                warnings.append(f"folder {folder!r} is not task {hint!r}: task names are case-sensitive, so "
+                                f"{hint!r} scores 0 as missing")
+            else:
+                warnings.append(f"folder {folder!r} matches no task of the split and is ignored")
+        return warnings
+
 
 def _kind(path: Path) -> str:
     if zipfile.is_zipfile(path):
@@ -127,7 +142,13 @@ def _check_limits(members: list[_Member], compressed: int, limits: ArchiveLimits
 
 
 def _check_clashes(members: list[_Member]) -> None:
-    """Refuse entries that cannot all be written: a file that is also a folder (or a folder's parent)."""
+    """Refuse entries that cannot all be written or would overwrite each other: the same file twice, a file
+    that is also a folder (or a folder's parent)."""
+    seen: set[str] = set()
+    for m in members:
+        if not m.is_dir and m.name in seen:
+            raise ArchiveError(f"The archive holds {m.name!r} twice; keep one copy and create the archive again.")
+        seen.add(m.name)
     files = {m.name for m in members if not m.is_dir}
     folders = {m.name for m in members if m.is_dir}
     clashes = files & folders

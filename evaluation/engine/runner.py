@@ -7,6 +7,7 @@ submission are results.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 import uuid
@@ -16,17 +17,30 @@ from pathlib import Path
 from evaluation.grading.endpoints import Endpoint, static_routes_match
 from evaluation.grading.junit import JUnitError, parse_junit
 from evaluation.grading.probe import probe_endpoints
-from evaluation.sandbox import ExecResult, Mount, Role, SandboxBackend, TaskSandbox
+from evaluation.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
 
 from .layout import find_requirements, find_start_script
 from .readiness import port_state
 from .runner_env import ensure_runner_env
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
-from .uv_cache import prefetch_wheels, task_cache_copy
+from .uv_cache import create_venv, preinstall_wheels
 from .whitebox import submission_modules
 
 POLL_SECONDS = 0.25
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def clean_log(text: str) -> str:
+    """Drop terminal colour codes from a log shown to submitters."""
+    return _ANSI.sub("", text)
+
+
+def redact_hidden_tests(text: str) -> str:
+    """Replace build-log lines that mention the hidden test sources (src/test/...) with a marker, so
+    compiler errors never reveal hidden test names or code."""
+    lines = text.splitlines(keepends=True)
+    return "".join("[a line about the hidden tests was removed]\n" if "src/test/" in line else line for line in lines)
 
 
 class _Stop(Exception):
@@ -135,22 +149,28 @@ class TaskRun:
     def _install_python(self, sb: TaskSandbox) -> None:
         tc = self.toolchain
         requirements = find_requirements(self.work.repo, find_start_script(self.work.repo))
-        if requirements is not None:
-            prefetch_wheels(requirements, tc)
-        cache = task_cache_copy(tc.uv_cache, self.work.env / "uv-cache", sb.owner(Role.INSTALL))
-        mounts = [Mount(self.work.repo, True), Mount(self.work.env, True), Mount(tc.uv)]
         venv = self.work.env / "venv"
-        steps = [[str(tc.uv), "venv", "--quiet", "--python", str(tc.python), str(venv)]]
-        if requirements is not None:
-            steps.append([str(tc.uv), "pip", "install", "--python", str(venv / "bin" / "python"),
-                          "-r", str(requirements)])
-        log, deadline = [], time.monotonic() + self.spec.limits.install
-        with sb.egress(allowed_hosts=tc.package_hosts, avoid_port=self.spec.port) as proxy_env:
-            for argv in steps:
-                self._install_step(sb, argv, {**tc.install_env(cache=cache), **proxy_env}, deadline, mounts, log)
-        shutil.rmtree(cache, ignore_errors=True)
+        try:
+            create_venv(venv, tc)
+        except RuntimeError as exc:
+            raise SandboxError(str(exc)) from exc
         if requirements is None:
-            self.logs["install"] = "".join(log) + "no requirements.txt found: nothing installed\n"
+            self._give(self.work.env, Role.INSTALL)
+            self.logs["install"] = "no requirements.txt found: nothing installed\n"
+            return
+        preinstalled, output = preinstall_wheels(requirements, venv, tc)
+        log = [f"[platform] wheels pre-installed from the shared cache:\n{output}" if preinstalled else
+               "[platform] no wheel-only pre-install: everything is installed in the sandbox\n",
+               "[sandbox] uv pip install -r requirements.txt\n"]
+        cache = self.work.env / "uv-cache"
+        cache.mkdir()
+        self._give(self.work.env, Role.INSTALL)
+        argv = [str(tc.uv), "pip", "install", "--python", str(venv / "bin" / "python"), "-r", str(requirements)]
+        mounts = [Mount(self.work.repo, True), Mount(self.work.env, True), Mount(tc.uv)]
+        with sb.egress(allowed_hosts=tc.package_hosts, avoid_port=self.spec.port) as proxy_env:
+            self._install_step(sb, argv, {**tc.install_env(cache=cache), **proxy_env},
+                               time.monotonic() + self.spec.limits.install, mounts, log)
+        shutil.rmtree(cache, ignore_errors=True)
 
     def _install_step(self, sb: TaskSandbox, argv: list[str], env: dict, deadline: float, mounts: list[Mount],
                       log: list[str]) -> ExecResult:
@@ -168,10 +188,23 @@ class TaskRun:
         argv = ["mvn", *self.toolchain.maven_args(), "-q", "-DskipTests", "test-compile"]
         result = sb.run(argv, role=Role.INSTALL, cwd=self.work.repo, env={},
                         timeout=self.spec.limits.install, mounts=self._service_mounts())
-        self.logs["build"] = result.output
+        self.logs["build"] = redact_hidden_tests(result.output)
         if not result.ok:
             why = "timed out" if result.timed_out else f"exited with {result.returncode}"
             raise _Stop("build_failed", f"mvn test-compile {why}")
+        self._take_java_tests_from_service()
+
+    def _take_java_tests_from_service(self) -> None:
+        """Copy the built repository for the test runner, then remove the hidden tests (sources and classes)
+        from the service's copy: the service, and the start log a submitter sees, never contain them."""
+        self.work.runner.mkdir(mode=0o700)
+        shutil.copytree(self.work.repo, self.work.runner / "repo", symlinks=True)
+        for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
+            path = self.work.repo / rel
+            if path.is_symlink() or path.is_file():
+                path.unlink()
+            else:
+                shutil.rmtree(path, ignore_errors=True)
 
     def start_and_wait(self, sb: TaskSandbox):
         script = find_start_script(self.work.repo)
@@ -261,9 +294,7 @@ class TaskRun:
         return result, [report] if report.is_file() else []
 
     def _test_java(self, sb: TaskSandbox) -> tuple[ExecResult, list[Path]]:
-        self.work.runner.mkdir(mode=0o700)
-        copy = self.work.runner / "repo"
-        shutil.copytree(self.work.repo, copy, symlinks=True)
+        copy = self.work.runner / "repo"  # made right after the build, see _take_java_tests_from_service
         # Reports land in the runner's own copy (target/surefire-reports), out of the service's reach.
         reports = copy / "target" / "surefire-reports"
         shutil.rmtree(reports, ignore_errors=True)
@@ -303,7 +334,8 @@ class TaskRun:
             shutil.rmtree(self.work.root, ignore_errors=True)
         return TaskEvaluation(
             task=self.spec.name, outcome=outcome, dsr=self.dsr, tests_passed=self.passed, tests_total=self.total,
-            endpoints=self._endpoint_evidence(), durations=self.durations, logs=self.logs, cases=self.cases,
+            endpoints=self._endpoint_evidence(), durations=self.durations,
+            logs={name: clean_log(text) for name, text in self.logs.items()}, cases=self.cases,
             detail=detail or f"all {self.total} hidden tests passed",
         )
 

@@ -1,16 +1,14 @@
-"""The shared uv cache, which no submission can write.
+"""The shared uv cache, which no submission can write or even read.
 
-The platform warms it with wheels only (`--only-binary :all:`: nothing of the submission runs) for the
-plain requirement lines of a submission's requirements.txt. Each task then installs with its own
-copy of the cache made of hard links: the copy's folders belong to the task's user, the shared files
-stay root-owned and read-only, so a hostile install can add files to its copy but never alter the
-shared ones.
+Before the sandboxed install, the platform itself creates the task's virtual environment and installs
+into it the wheels (`--only-binary :all:`: installing a wheel runs no code) of the plain requirement
+lines of the submission's requirements.txt, using the shared cache. The sandboxed install then runs the
+real `uv pip install -r requirements.txt` with an empty cache of its own: what is already installed is
+kept, and only the rest (sdists, local packages) is fetched and built inside the sandbox.
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -36,40 +34,37 @@ def plain_requirements(path: Path, *, limit: int = 500) -> list[str]:
     return lines[:limit]
 
 
-def prefetch_wheels(requirements: Path, toolchain: Toolchain, *, timeout: float = 300) -> bool:
-    """Best effort: download the wheels of `requirements`' plain lines into the shared cache.
+def create_venv(venv: Path, toolchain: Toolchain) -> None:
+    """Create an empty virtual environment on the sandbox's interpreter (platform side, no submission input).
 
-    Runs as the platform with nothing of the submission executed (wheels only). Returns True on success.
+    Raises RuntimeError with uv's message when it fails (a platform fault).
+    """
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(venv.parent), **toolchain.install_env(shared=True)}
+    proc = subprocess.run([str(toolchain.uv), "venv", "--quiet", "--python", str(toolchain.python), str(venv)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise RuntimeError(f"uv venv failed: {proc.stderr.strip()[-500:]}")
+
+
+def preinstall_wheels(requirements: Path, venv: Path, toolchain: Toolchain, *,
+                      timeout: float = 300) -> tuple[bool, str]:
+    """Best effort: install the wheels of `requirements`' plain lines into `venv` from the shared cache.
+
+    Runs as the platform with nothing of the submission executed (wheels only, options and paths
+    dropped). Returns (True when every plain line was satisfied this way, uv's output for the log).
     """
     lines = plain_requirements(requirements)
     if not lines:
-        return True
+        return False, ""
     toolchain.uv_cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="rg-prefetch-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="rg-preinstall-") as tmp:
         req = Path(tmp) / "requirements.txt"
         req.write_text("\n".join(lines) + "\n")
         env = {"PATH": "/usr/bin:/bin", "HOME": tmp, **toolchain.install_env(shared=True)}
-        argv = [str(toolchain.uv), "pip", "install", "--quiet", "--only-binary", ":all:", "--python",
-                str(toolchain.python), "--target", str(Path(tmp) / "target"), "-r", str(req)]
+        argv = [str(toolchain.uv), "pip", "install", "--only-binary", ":all:", "--python",
+                str(venv / "bin" / "python"), "-r", str(req)]
         try:
-            return subprocess.run(argv, env=env, capture_output=True, timeout=timeout).returncode == 0
+            proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            return False
-
-
-def task_cache_copy(shared: Path, dest: Path, owner: tuple[int, int] | None) -> Path:
-    """Make `dest` a hard-linked copy of the shared cache whose folders belong to `owner` (files stay
-    root-owned and read-only; lock files are left out so uv creates its own). Returns `dest`."""
-    if shared.is_dir() and subprocess.run(["cp", "-al", str(shared), str(dest)], capture_output=True).returncode == 0:
-        # uv opens its lock and marker files for writing: the copy gets fresh ones instead of the shared ones.
-        markers = [*dest.rglob("*.lock"), *(p for p in dest.glob("*") if p.is_file()),
-                   *(p for p in dest.glob("*/*") if p.is_file() and p.name in (".git", ".gitignore", "CACHEDIR.TAG"))]
-        for marker in markers:
-            marker.unlink(missing_ok=True)
-    else:
-        shutil.rmtree(dest, ignore_errors=True)
-        dest.mkdir(parents=True)
-    if owner:
-        for dirpath, _, _ in os.walk(dest):
-            os.chown(dirpath, *owner)
-    return dest
+            return False, "timed out\n"
+        return proc.returncode == 0, proc.stderr[-8000:] if proc.returncode == 0 else ""

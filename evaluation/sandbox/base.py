@@ -122,10 +122,3 @@ class SandboxBackend(abc.ABC):
     def shares_host_ports(self) -> bool:
         """True when tasks listen on the host's loopback (two tasks on one port must not overlap)."""
         return False
-
-
-def cap_output(data: bytes, limit: int = LOG_CAP_BYTES) -> str:
-    """Decode process output, keeping the first `limit` bytes with a marker when cut."""
-    if len(data) > limit:
-        data = data[:limit] + b"\n[... output truncated at 64 KiB ...]\n"
-    return data.decode("utf-8", errors="replace")

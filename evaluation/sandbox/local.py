@@ -156,6 +156,8 @@ class BwrapTaskSandbox(TaskSandbox):
             raise SandboxError(str(exc)) from exc
         if backend.isolation.endswith("+cgroup"):
             if not self.cgroup.create():
+                netns.delete(self.netns)
+                self._release_users()
                 raise SandboxError("cannot create the task's cgroups")
             self.isolation = backend.isolation
 

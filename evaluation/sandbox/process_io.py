@@ -9,21 +9,22 @@ import time
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from .base import LOG_CAP_BYTES, ExecResult, cap_output
+from .base import LOG_CAP_BYTES, ExecResult
 
 
 class CappedReader:
-    """Drains a pipe in a thread, keeping the first `limit` bytes and discarding the rest.
+    """Drains a pipe in a thread, keeping the first and the last `limit // 2` bytes, dropping the middle.
 
-    Draining everything keeps a chatty process from blocking on a full pipe; capping keeps
-    "enormous output on stdout" from filling the worker's memory.
+    Draining everything keeps a chatty process from blocking on a full pipe; capping keeps "enormous
+    output on stdout" from filling the worker's memory; keeping the tail keeps the last lines, where
+    errors usually are.
     """
 
     def __init__(self, stream, limit: int = LOG_CAP_BYTES) -> None:
         self._stream = stream
-        self._limit = limit
-        self._chunks: list[bytes] = []
-        self._kept = 0
+        self._half = limit // 2
+        self._head = bytearray()
+        self._tail = bytearray()
         self._dropped = 0
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._drain, daemon=True)
@@ -32,22 +33,24 @@ class CappedReader:
     def _drain(self) -> None:
         for chunk in iter(lambda: self._stream.read1(65536), b""):
             with self._lock:
-                room = self._limit - self._kept
+                room = self._half - len(self._head)
                 if room > 0:
-                    self._chunks.append(chunk[:room])
-                    self._kept += min(room, len(chunk))
-                self._dropped += max(0, len(chunk) - max(room, 0))
+                    self._head += chunk[:room]
+                    chunk = chunk[room:]
+                self._tail += chunk
+                if len(self._tail) > self._half:
+                    excess = len(self._tail) - self._half
+                    self._dropped += excess
+                    del self._tail[:excess]
         self._stream.close()
 
     def text(self) -> str:
-        """What was kept so far, decoded, with a marker when output was dropped."""
+        """What was kept so far, decoded, with a marker where output was dropped."""
         with self._lock:
-            data = b"".join(self._chunks)
-            dropped = self._dropped
-        text = cap_output(data, self._limit)
-        if dropped:
-            text += f"\n[... {dropped} more bytes of output dropped (64 KiB cap) ...]\n"
-        return text
+            head, tail, dropped = bytes(self._head), bytes(self._tail), self._dropped
+        marker = f"\n[... {dropped} bytes of output dropped (64 KiB cap: first and last 32 KiB kept) ...]\n" \
+            if dropped else ""
+        return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
     def join(self, timeout: float = 5.0) -> None:
         self._thread.join(timeout)

@@ -17,7 +17,7 @@ from evaluation.models import EvaluationRun, RunStatus, TaskResult
 from evaluation.services import result_claim, run_claim, run_extract
 from leaderboard.services import system_create, team_for_user
 from submissions.models import Submission
-from submissions.services import submission_create
+from submissions.services import SubmissionError, submission_create
 
 
 @pytest.fixture
@@ -114,18 +114,28 @@ def test_result_whose_worker_died_is_claimed_again(alpha_run):
     assert result_claim(result_id=result_id, stale_after=60) is None  # fresh heartbeat now
 
 
-def _zip(entries: list[tuple[str, bytes]]) -> bytes:
+def _zip(entries: list[tuple[str, bytes]], compression: int = zipfile.ZIP_STORED) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as zf:
+    with zipfile.ZipFile(buffer, "w", compression=compression) as zf:
         for name, data in entries:
             zf.writestr(name, data)
     return buffer.getvalue()
 
 
+def test_archive_with_a_file_and_a_folder_of_the_same_name_is_refused_at_upload(submit):
+    with pytest.raises(SubmissionError, match="both as a file and as a folder"):
+        submit(_zip([("TodoList/start.sh", b"echo"), ("TodoList/app", b"file"), ("TodoList/app/main.py", b"inside")]))
+
+    assert not Submission.objects.exists()
+
+
 def test_archive_that_cannot_be_unpacked_fails_the_run_with_a_reason(submit):
-    """It passes the upload check, but a file and a folder share a path: the run fails, it does not crash."""
-    submission = submit(_zip([("TodoList/start.sh", b"echo"), ("TodoList/app", b"file"),
-                              ("TodoList/app/main.py", b"inside")]))
+    """Its member list is intact, so the upload check passes; a member's bytes are garbage."""
+    data = bytearray(_zip([("TodoList/start.sh", b"echo hello world\n" * 200), ("TodoList/app.py", b"x")],
+                          compression=zipfile.ZIP_DEFLATED))
+    start = data.index(b"TodoList/start.sh") + len("TodoList/start.sh") + 10
+    data[start:start + 20] = bytes(b ^ 0xFF for b in data[start:start + 20])
+    submission = submit(bytes(data))
     run = run_claim(run_id=submission.runs.get().pk)
 
     result_ids = run_extract(run=run)
@@ -133,8 +143,8 @@ def test_archive_that_cannot_be_unpacked_fails_the_run_with_a_reason(submit):
     assert result_ids == []
     run.refresh_from_db()
     submission.refresh_from_db()
-    assert run.status == RunStatus.FAILED and run.error
-    assert submission.status == Submission.Status.FAILED and submission.error
+    assert run.status == RunStatus.FAILED and "damaged" in run.error
+    assert submission.status == Submission.Status.FAILED and "damaged" in submission.error
 
 
 def test_unknown_folders_are_reported_as_layout_warnings(submit):
@@ -144,5 +154,12 @@ def test_unknown_folders_are_reported_as_layout_warnings(submit):
     run_extract(run=run)
 
     submission.refresh_from_db()
-    assert submission.layout_warnings == ["unknown folder 'Todolist' ignored: it matches no task of the split"]
+    assert submission.layout_warnings == ["folder 'Todolist' matches no task of the split and is ignored"]
     assert EvaluationRun.objects.get(pk=run.pk).phase == "tasks"
+
+
+def test_a_folder_differing_only_in_case_gets_a_case_hint(submit):
+    submission = submit(_zip([("Notes/start.sh", b"echo"), ("todolist/start.sh", b"echo")]))
+
+    assert submission.layout_warnings == ["folder 'todolist' is not task 'TodoList': task names are case-sensitive, "
+                                          "so 'TodoList' scores 0 as missing"]

@@ -452,6 +452,7 @@ def test_enormous_output_is_capped_at_64_kib_without_hanging(bwrap_backend, open
     assert result.duration < 30
     assert result.output.startswith("y\ny\n")
     assert "64 KiB" in result.output  # the cut is marked
+    assert result.output.rstrip().endswith("done")  # the last lines, where errors are, are kept
     assert len(result.output.encode()) <= LOG_CAP_BYTES + 200
 
 

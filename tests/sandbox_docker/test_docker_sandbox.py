@@ -163,6 +163,7 @@ def test_unreachable_dockerd_is_a_sandbox_error_that_says_so(tmp_path):
 
     with pytest.raises(SandboxError, match="dockerd is not reachable.*dockerd --iptables=false"):
         backend.open_task(key="nodaemon", port=8080, work_dir=tmp_path)
+    assert backend.sweep() == 0  # a starting worker is not stopped by it
 
 
 def test_missing_image_is_a_sandbox_error_that_says_how_to_build_it(dockerd, tmp_path):
@@ -191,6 +192,7 @@ def test_containers_are_locked_down_and_labelled(docker_backend, docker_client, 
         assert host["SecurityOpt"] == ["no-new-privileges"]
         assert host["Privileged"] is False
         assert host["PidMode"] == "" and host["IpcMode"] == "private"  # own PID and IPC namespaces
+        assert host["CgroupnsMode"] == "private"
         assert set(host["Tmpfs"]) == {"/tmp", "/home/sandbox"}
         assert host["Memory"] == host["MemorySwap"] > 0
         assert host["PidsLimit"] > 0
@@ -471,7 +473,7 @@ def test_memory_limit_holds_swap_included(small_backend, docker_client, open_box
 
     assert not result.ok
     assert "ALLOCATED" not in result.output
-    assert result.returncode in (137, 1), result  # OOM-killed (or MemoryError)
+    assert result.returncode == 137, result  # SIGKILLed by the OOM killer
 
 
 def test_pids_limit_holds(small_backend, open_box):

@@ -103,7 +103,7 @@ def test_daily_quota_counts_only_evaluations_that_did_not_fail(api, settings, de
     settings.SUBMISSION_DAILY_QUOTA = 1
     assert _post(api, demo_zip("agent-alpha")).status_code == 201
     second = _post(api, demo_zip("agent-alpha"))
-    assert second.status_code == 400 and "24 hours" in second.json()["detail"]
+    assert second.status_code == 429 and "24 hours" in second.json()["detail"]
     Submission.objects.update(status=Submission.Status.FAILED)
     assert _post(api, demo_zip("agent-alpha")).status_code == 201
 
