@@ -1,8 +1,10 @@
 """Per-task sandbox overhead of the local backend (setup + teardown), next to a real demo task's phases.
 
 Usage: .venv/bin/python bench/sandbox_overhead.py [--repeat 20]
-Prints seconds (median and max) for: opening a task sandbox (network namespace), one sandboxed command,
-starting and tearing down a trivial daemonizing service; then install / start / test of the TodoList reference.
+Prints seconds (median and max) for: opening a task sandbox (network namespace or container), one sandboxed
+command, starting and tearing down a trivial daemonizing service, for every backend and isolation level
+available (Docker needs a running dockerd and the images of docker/build-images.sh); then install / start /
+test of the TodoList reference.
 """
 from __future__ import annotations
 
@@ -48,12 +50,20 @@ def main() -> None:
     import django
 
     django.setup()
-    from evaluation.sandbox import get_backend
+    from evaluation.sandbox import SandboxError, get_backend
 
-    for level in ("netns+bwrap", "process"):
-        backend = get_backend("local", force_level=level)
-        for name, values in _measure(backend, args.repeat).items():
-            print(f"{level:<12} {name:<18} median {statistics.median(values):.4f} s  max {max(values):.4f} s")
+    backends = [(level, lambda level=level: get_backend("local", force_level=level))
+                for level in ("netns+bwrap+cgroup", "netns+bwrap", "process")]
+    backends.append(("docker", lambda: get_backend("docker")))
+    for label, make in backends:
+        try:
+            backend = make()
+            results = _measure(backend, args.repeat)
+        except SandboxError as exc:
+            print(f"{label:<20} unavailable: {exc}")
+            continue
+        for name, values in results.items():
+            print(f"{label:<20} {name:<18} median {statistics.median(values):.4f} s  max {max(values):.4f} s")
     _demo_task()
 
 
