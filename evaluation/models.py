@@ -18,6 +18,8 @@ class EvaluationRun(models.Model):
 
     submission = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="runs")
     benchmark = models.ForeignKey("leaderboard.Benchmark", on_delete=models.PROTECT, related_name="runs")
+    split = models.ForeignKey("leaderboard.Split", on_delete=models.PROTECT, related_name="runs", null=True,
+                              help_text="the split (of one benchmark version) this run scored")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     phase = models.CharField(max_length=32, default="queued")
     attempts = models.PositiveIntegerField(default=0)
@@ -38,6 +40,14 @@ class EvaluationRun(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.pk} of submission {self.submission_id}"
+
+    @property
+    def is_outdated(self) -> bool:
+        """True when scored on an older benchmark version or by an older evaluator."""
+        from evaluation.engine import EVALUATOR_VERSION
+
+        return not self.benchmark.is_current or (bool(self.evaluator_version)
+                                                 and self.evaluator_version != EVALUATOR_VERSION)
 
 
 class TaskResult(models.Model):

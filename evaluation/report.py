@@ -10,13 +10,17 @@ from evaluation.grading.metrics import TaskScore, aggregate_by_language
 SCHEMA = "scoring/v1"
 CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain", "outcome", "dsr", "ac", "ac_declared", "ac_implemented",
               "tests_passed", "tests_total", "pass_at_1", "solved", "install_seconds", "start_seconds",
-              "test_seconds", "detail")
+              "test_seconds", "reference_status", "detail")
 
 
 def task_entry(*, task: str, language: str, framework: str, domain: str, outcome: str, dsr: int, ac: float | None,
                endpoints: list[dict], tests_passed: int, tests_total: int, durations: dict,
-               detail: str = "") -> dict[str, Any]:
-    """One element of the report's `tasks` list (Pass@1 and Solved derived from P and N)."""
+               detail: str = "", reference_status: str = "unchecked") -> dict[str, Any]:
+    """One element of the report's `tasks` list (Pass@1 and Solved derived from P and N).
+
+    `reference_status` (passed/flaky/failed/none/unchecked) flags tasks whose reference solution does
+    not pass its own suite reliably: their scores deserve less trust.
+    """
     return {
         "task": task, "language": language, "framework": framework, "domain": domain, "outcome": outcome,
         "dsr": dsr, "ac": ac, "ac_declared": len(endpoints), "ac_implemented": sum(1 for e in endpoints if e["implemented"]),
@@ -25,6 +29,7 @@ def task_entry(*, task: str, language: str, framework: str, domain: str, outcome
         "pass_at_1": tests_passed / tests_total if tests_total else 0.0,
         "solved": int(tests_total > 0 and tests_passed == tests_total),
         "durations": {k: durations.get(k) for k in ("install", "start", "test")}, "detail": detail,
+        "reference_status": reference_status,
     }
 
 
@@ -65,4 +70,4 @@ def entry_from_result(result) -> dict[str, Any]:
     return task_entry(task=t.name, language=t.language, framework=t.framework, domain=t.domain,
                       outcome=result.outcome, dsr=result.dsr, ac=result.ac, endpoints=result.endpoints,
                       tests_passed=result.tests_passed, tests_total=result.tests_total, durations=result.durations,
-                      detail=result.detail)
+                      detail=result.detail, reference_status=t.reference_status)

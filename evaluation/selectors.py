@@ -29,7 +29,7 @@ def run_report(*, run: EvaluationRun) -> dict[str, Any]:
     s = run.submission
     tasks = [entry_from_result(r) for r in run.results.select_related("task")]
     return build_report(
-        benchmark={"name": run.benchmark.name, "version": run.benchmark.version, "split": s.split.name},
+        benchmark={"name": run.benchmark.name, "version": run.benchmark.version, "split": (run.split or s.split).name},
         evaluator={"version": run.evaluator_version, "backend": run.backend, "isolation": run.isolation,
                    "environment": run.environment},
         submission={"id": s.pk, "system": s.system.name, "created_at": s.created_at.isoformat(),

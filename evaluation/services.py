@@ -24,7 +24,7 @@ from evaluation.engine.archive import ArchiveError, ArchiveLimits, extract_archi
 from evaluation.engine.runner import evaluate_task
 from evaluation.engine.spec import TaskEvaluation
 from evaluation.sandbox import SandboxError
-from leaderboard.models import Task
+from leaderboard.models import Split, Task
 from leaderboard.services import task_reference_dir, task_set_reference_status
 from submissions.models import Submission
 
@@ -45,17 +45,18 @@ def archive_limits() -> ArchiveLimits:
                          max_bytes=settings.SUBMISSION_MAX_EXTRACTED_BYTES, max_ratio=settings.SUBMISSION_MAX_RATIO)
 
 
-def run_create(*, submission: Submission, enqueue: bool = True) -> EvaluationRun:
-    """Create a queued run with one pending result per task of the submission's split.
+def run_create(*, submission: Submission, split: Split | None = None, enqueue: bool = True) -> EvaluationRun:
+    """Create a queued run with one pending result per task of `split` (default: the submission's split).
 
     With `enqueue` the Celery job is sent after commit; without, the caller runs it (`run_execute_inline`).
     """
     from .tasks import run_prepare  # tasks import services: keep the import local
 
-    run = EvaluationRun.objects.create(submission=submission, benchmark=submission.split.benchmark)
+    split = split or submission.split
+    run = EvaluationRun.objects.create(submission=submission, benchmark=split.benchmark, split=split)
     TaskResult.objects.bulk_create(
         TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
-        for t in submission.split.tasks.order_by("name")
+        for t in split.tasks.order_by("name")
     )
     if enqueue:
         run_prepare.delay_on_commit(run.pk)
@@ -186,26 +187,33 @@ def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = 
         return list(zip(tasks, pool.map(one, tasks)))
 
 
-def references_check(*, tasks: list[Task], on_done=None) -> list[Task]:
-    """Evaluate every task's reference solution against its own suite and record `passed`/`failed`/`none`.
+def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[Task]:
+    """Evaluate every task's reference solution `runs` times against its own suite and record its status:
+    `passed` (every run passed), `flaky` (some did), `failed` (none did) or `none` (no reference).
 
-    Returns the tasks whose reference failed (flagged on the task page and in reports).
+    Returns the flagged tasks (failed or flaky), shown on the task page, in reports and in the admin.
     """
     with_reference = [t for t in tasks if task_reference_dir(t)]
     for t in tasks:
         if t not in with_reference:
             task_set_reference_status(task=t, status="none", detail="no reference solution shipped")
-    failed = []
     if not with_reference:
         return []
     root = task_reference_dir(with_reference[0]).parent  # every reference of a version sits side by side
-    for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done):
-        ok = evaluation.outcome == "passed"
-        task_set_reference_status(task=task, status="passed" if ok else "failed",
-                                  detail=f"{evaluation.outcome}: {evaluation.detail}")
-        if not ok:
-            failed.append(task)
-    return failed
+    outcomes: dict[int, list[TaskEvaluation]] = {t.pk: [] for t in with_reference}
+    for _ in range(runs):
+        for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done):
+            outcomes[task.pk].append(evaluation)
+    flagged = []
+    for task in with_reference:
+        passes = sum(e.outcome == "passed" for e in outcomes[task.pk])
+        status = "passed" if passes == runs else "flaky" if passes else "failed"
+        worst = min(outcomes[task.pk], key=lambda e: e.tests_passed)
+        task_set_reference_status(task=task, status=status,
+                                  detail=f"{passes} of {runs} runs passed; worst: {worst.outcome}, {worst.detail}")
+        if status != "passed":
+            flagged.append(task)
+    return flagged
 
 
 @contextmanager
@@ -350,3 +358,17 @@ def runs_recover(*, stale_after: float | None = None) -> dict[str, int]:
     for result_id in orphans:
         result_run.delay(result_id)
     return {"runs": len(runs), "results": len(orphans)}
+
+
+def submission_rescore(*, submission: Submission) -> EvaluationRun:
+    """Score a stored submission again on the current version of its benchmark's same-named split, in the
+    background (a new run; the older runs and their results stay). Does not count against the quota.
+
+    Raises Split.DoesNotExist when the current version has no split of that name.
+    """
+    current = Split.objects.get(benchmark__name=submission.split.benchmark.name, benchmark__is_current=True,
+                                name=submission.split.name)
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.QUEUED, finished_at=None,
+                                                           error="")
+        return run_create(submission=submission, split=current)

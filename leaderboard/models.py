@@ -59,7 +59,7 @@ class Task(models.Model):
     @property
     def is_flagged(self) -> bool:
         """True when the task cannot be trusted: no hidden test, or its reference fails its own suite."""
-        return self.tests_total == 0 or self.reference_status == "failed"
+        return self.tests_total == 0 or self.reference_status in ("failed", "flaky")
 
 
 class Split(models.Model):

@@ -60,18 +60,20 @@ class LeaderboardRow:
             "submitted_at": s.created_at.isoformat(), "evaluated_at": self.run.finished_at.isoformat(),
             "evaluator": {"version": self.run.evaluator_version, "backend": self.run.backend,
                           "isolation": self.run.isolation},
+            "benchmark_version": self.run.benchmark.version, "outdated": self.run.is_outdated,
             **self.metrics,
         }
 
 
 def _latest_runs(split: Split) -> list[EvaluationRun]:
-    runs = (EvaluationRun.objects.filter(status=RunStatus.FINISHED, submission__split=split,
-                                         submission__is_public=True)
-            .select_related("submission__system__team")
-            .prefetch_related(Prefetch("results", queryset=TaskResult.objects.select_related("task")))
-            .order_by("-finished_at"))
+    """Per system, its latest finished public run on this split, preferring runs on this benchmark version
+    (runs on older versions of the same split stay listed, marked "scored on an older version")."""
+    runs = (EvaluationRun.objects.filter(status=RunStatus.FINISHED, split__name=split.name,
+                                         split__benchmark__name=split.benchmark.name, submission__is_public=True)
+            .select_related("submission__system__team", "benchmark")
+            .prefetch_related(Prefetch("results", queryset=TaskResult.objects.select_related("task"))))
     latest: dict[int, EvaluationRun] = {}
-    for run in runs:
+    for run in sorted(runs, key=lambda r: (r.benchmark_id == split.benchmark_id, r.finished_at), reverse=True):
         latest.setdefault(run.submission.system_id, run)
     return list(latest.values())
 

@@ -20,6 +20,8 @@ class Command(BaseCommand):
         parser.add_argument("--split", default="verified", help="split for all tasks when there is no manifest")
         parser.add_argument("--skip-reference-check", action="store_true",
                             help="do not run reference solutions against their suites")
+        parser.add_argument("--reference-runs", type=int, default=3,
+                            help="runs per reference solution; a reference that fails any run is flagged (default 3)")
 
     def handle(self, *args, **opts):
         try:
@@ -44,10 +46,12 @@ class Command(BaseCommand):
             if task.tests_total == 0:
                 self.stderr.write(f"  ! {task.name}: no hidden test found (N = 0): flagged, cannot be scored")
         if outcome.created and not opts["skip_reference_check"]:
-            self.stdout.write("checking reference solutions ...")
-            failed = references_check(tasks=list(bench.tasks.order_by("name")), on_done=self._report)
-            if failed:
-                self.stderr.write(f"flagged: reference fails its suite for {', '.join(t.name for t in failed)}")
+            self.stdout.write(f"checking reference solutions ({opts['reference_runs']} runs each) ...")
+            flagged = references_check(tasks=list(bench.tasks.order_by("name")), runs=opts["reference_runs"],
+                                       on_done=self._report)
+            if flagged:
+                self.stderr.write("flagged: reference fails or flakes on its suite for "
+                                  f"{', '.join(f'{t.name} ({t.reference_status})' for t in flagged)}")
 
     def _report(self, task, evaluation):
         self.stdout.write(f"  reference {task.name:<28} {evaluation.outcome:<14} "
