@@ -69,7 +69,13 @@ def _recover_on_start(sender=None, **kwargs) -> None:
     """A starting worker sweeps sandbox leftovers and re-enqueues abandoned work."""
     from .engine_setup import sandbox_backend
 
+    from django.conf import settings
+
+    from .engine import workspace
+    from .engine_setup import work_root
+
     removed = sandbox_backend().sweep()
+    removed += workspace.sweep(work_root(), older_than=settings.CELERY_TASK_TIME_LIMIT + 300)
     if removed:
         log.warning("removed %s sandbox leftovers (namespaces, containers) of a crashed worker", removed)
     runs_recover.delay()

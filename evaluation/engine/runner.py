@@ -25,6 +25,7 @@ from .runner_env import ensure_runner_env
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
+from . import workspace
 from .whitebox import submission_modules
 
 POLL_SECONDS = 0.25
@@ -310,7 +311,7 @@ class TaskRun:
     # --- the whole run ---------------------------------------------------------------------
     def execute(self) -> TaskEvaluation:
         """Run every phase; always tears down. Raises SandboxError on platform faults."""
-        self.work.root.mkdir(parents=True, mode=0o711)
+        workspace.create(self.work.root, cap_bytes=self.spec.limits.disk_bytes)
         outcome, detail = "passed", ""
         try:
             if self.repo_src is None or not self.repo_src.is_dir():
@@ -331,7 +332,7 @@ class TaskRun:
         except _Stop as stop:
             outcome, detail = stop.outcome, stop.detail
         finally:
-            shutil.rmtree(self.work.root, ignore_errors=True)
+            workspace.remove(self.work.root)
         return TaskEvaluation(
             task=self.spec.name, outcome=outcome, dsr=self.dsr, tests_passed=self.passed, tests_total=self.total,
             endpoints=self._endpoint_evidence(), durations=self.durations,

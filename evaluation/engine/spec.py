@@ -7,12 +7,14 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class PhaseLimits:
-    """Time limits in seconds (SCORING.md "The run of one task"; defaults in brackets there)."""
+    """Time limits in seconds (SCORING.md "The run of one task"; defaults in brackets there) and the
+    size cap of the task's work folder in bytes."""
 
     install: float = 600.0
     start: float = 30.0
     test_case: float = 30.0
     test_suite: float = 300.0
+    disk_bytes: int = 2 * 1024 ** 3  # everything the task writes (repo copy, environment, build, runner)
 
     @classmethod
     def for_language(cls, language: str, **overrides: float) -> "PhaseLimits":
