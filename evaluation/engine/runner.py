@@ -29,6 +29,9 @@ from . import workspace
 from .whitebox import submission_modules
 
 POLL_SECONDS = 0.25
+#: Endpoint probe limits in seconds: per request, and for the whole probe (the static check decides the rest).
+PROBE_TIMEOUT = 5.0
+PROBE_BUDGET = 30.0
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -234,9 +237,14 @@ class TaskRun:
 
     def probe_service(self, sb: TaskSandbox) -> None:
         endpoints = [Endpoint.of(m, p) for m, p in self.spec.endpoints]
-        if endpoints:
-            base = f"http://127.0.0.1:{self.spec.port}"
-            self.probe = dict(sb.in_network(lambda: probe_endpoints(base_url=base, endpoints=endpoints)).results)
+        if not endpoints:
+            return
+        base = f"http://127.0.0.1:{self.spec.port}"
+        started = time.monotonic()
+        result = sb.in_network(lambda: probe_endpoints(base_url=base, endpoints=endpoints, timeout=PROBE_TIMEOUT,
+                                                       budget=PROBE_BUDGET))
+        self.probe = dict(result.results)
+        self.durations["probe"] = round(time.monotonic() - started, 3)
 
     def run_tests(self, sb: TaskSandbox) -> None:
         started = time.monotonic()

@@ -34,6 +34,7 @@ class Reason(str, enum.Enum):
     ENDPOINT_ERROR = "endpoint_error"  # connection error or time-out on the endpoint: not implemented
     CATCH_ALL = "catch_all"  # the unknown path did not answer 404: inconclusive
     FINGERPRINT_ERROR = "fingerprint_error"  # the unknown path could not be requested: inconclusive
+    BUDGET_EXHAUSTED = "budget_exhausted"  # the probe's overall time budget ran out first: inconclusive
 
     def __str__(self) -> str:
         return self.value
@@ -74,7 +75,8 @@ class _Reply:
     body: str
 
 
-def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float = 5.0) -> ProbeResult:
+def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float = 5.0,
+                    budget: float | None = None) -> ProbeResult:
     """Probe each endpoint of the service at `base_url` (e.g. `"http://127.0.0.1:8083"`), per SCORING.md "AC (task)".
 
     For each endpoint (method M, normalised path P):
@@ -89,7 +91,9 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
        echoes the path or the time (Express, Spring) still compares equal. A connection error or time-out -> False.
     3. when step 2 found nothing and P does not end in `/`, P + `/` is tried the same way (READMEs such as
        Django's declare trailing slashes that normalisation drops); only a non-redirect answer counts there.
-    `timeout` is in seconds per request (connect and each read). Environment proxies are ignored.
+    `timeout` is in seconds per request (connect and each read); `budget` (seconds, None: unlimited) bounds
+    the whole probe: endpoints not reached in time are inconclusive (`budget_exhausted`), so the static
+    check decides them. Environment proxies are ignored.
     Returns a ProbeResult with every endpoint as a key. Raises nothing for service misbehaviour.
     """
     results: dict[Endpoint, bool | None] = {}
@@ -98,8 +102,12 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     with httpx.Client(
         base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
     ) as client:
+        deadline = None if budget is None else time.monotonic() + budget
         for endpoint in endpoints:
-            observation = _probe_one(client, endpoint, fingerprints, timeout)
+            if deadline is not None and time.monotonic() >= deadline:
+                observation = ProbeObservation(None, Reason.BUDGET_EXHAUSTED, None, None)
+            else:
+                observation = _probe_one(client, endpoint, fingerprints, timeout)
             results[endpoint] = observation.implemented
             observations[endpoint] = observation
     return ProbeResult(results, observations)

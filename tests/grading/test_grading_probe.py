@@ -186,3 +186,18 @@ def test_proxy_environment_is_ignored(serve, monkeypatch):
     server = serve(routed_app)
     result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/health")], timeout=2)
     assert result.results == {E("GET", "/health"): True}
+
+
+def test_overall_budget_leaves_unreached_endpoints_inconclusive(serve):
+    def slow(method, path, body):
+        time.sleep(0.3)
+        return routed_app(method, path, body)
+
+    server = serve(slow)
+    endpoints = [E("GET", "/api/items"), E("POST", "/api/items"), E("DELETE", "/api/items/{id}"), E("GET", "/health")]
+    started = time.monotonic()
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, budget=0.5)
+    assert time.monotonic() - started < 2.0
+    assert result.results[E("GET", "/api/items")] is True
+    assert result.results[E("GET", "/health")] is None
+    assert result.observations[E("GET", "/health")].reason is Reason.BUDGET_EXHAUSTED
