@@ -1,5 +1,5 @@
 # Two commands on a fresh machine: `make run` (the site + worker with demo data) and `make test`.
-.PHONY: run test test-slow test-all setup worker bench clean
+.PHONY: run test test-slow test-all setup worker bench clean demo-agent
 
 setup:
 	scripts/bootstrap.sh
@@ -24,6 +24,10 @@ test-slow:
 		.venv/bin/python -m pytest -q -m "not browser and not docker"
 
 test-all: test test-slow
+
+# The demo agent endpoint (protocol agent/1) on 127.0.0.1:8765; the site must run with AGENT_ALLOWED_NETWORKS=127.0.0.1.
+demo-agent: setup
+	.venv/bin/python manage.py demo_agent --port $${PORT:-8765} --system $${SYSTEM:-agent-alpha}
 
 bench: setup
 	.venv/bin/python bench/sandbox_overhead.py

@@ -4,16 +4,20 @@ from rest_framework.authtoken.views import obtain_auth_token
 
 from leaderboard import api as leaderboard_api
 from submissions import api as submissions_api
+from submissions.agents import api as agents_api
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("leaderboard/", leaderboard_api.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("tasks/", leaderboard_api.TaskListApi.as_view(), name="api-tasks"),
     path("systems/", leaderboard_api.SystemListCreateApi.as_view(), name="api-systems"),
+    path("systems/<str:ref>/endpoint/", agents_api.EndpointApi.as_view(), name="api-system-endpoint"),
+    path("systems/<str:ref>/runs/", agents_api.SystemRunApi.as_view(), name="api-system-runs"),
     path("submissions/", submissions_api.SubmissionListCreateApi.as_view(), name="api-submissions"),
     path("submissions/<int:pk>/", submissions_api.SubmissionDetailApi.as_view(), name="api-submission"),
     path("submissions/<int:pk>/report.json", submissions_api.SubmissionReportJsonApi.as_view(),
          name="api-submission-report-json"),
+    path("submissions/<int:pk>/archive", submissions_api.SubmissionArchiveApi.as_view(), name="api-submission-archive"),
     path("submissions/<int:pk>/report.csv", submissions_api.SubmissionReportCsvApi.as_view(),
          name="api-submission-report-csv"),
 ]

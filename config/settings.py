@@ -144,6 +144,19 @@ SUBMISSION_MAX_MEMBERS = env.int("SUBMISSION_MAX_MEMBERS", default=20_000)
 SUBMISSION_MAX_EXTRACTED_BYTES = env.int("SUBMISSION_MAX_EXTRACTED_BYTES", default=500 * 1024 * 1024)
 SUBMISSION_MAX_RATIO = env.int("SUBMISSION_MAX_RATIO", default=200)
 SUBMISSION_DAILY_QUOTA = env.int("SUBMISSION_DAILY_QUOTA", default=5)
+# Agent endpoints (docs/agent-protocol.md): limits of the platform's calls to a team's agent.
+AGENT_TASK_DEADLINE_SECONDS = env.float("AGENT_TASK_DEADLINE_SECONDS", default=1800.0)  # per task, polling included
+AGENT_MAX_RESPONSE_BYTES = env.int("AGENT_MAX_RESPONSE_BYTES", default=50 * 1024 * 1024)
+AGENT_MAX_IN_FLIGHT = env.int("AGENT_MAX_IN_FLIGHT", default=2)  # tasks in flight per endpoint
+AGENT_RETRY_ATTEMPTS = env.int("AGENT_RETRY_ATTEMPTS", default=3)  # tries on connection errors and 5xx
+AGENT_RETRY_BACKOFF_SECONDS = env.float("AGENT_RETRY_BACKOFF_SECONDS", default=2.0)  # 2 s, 4 s, ... (capped 30 s)
+AGENT_POLL_INTERVAL_SECONDS = env.float("AGENT_POLL_INTERVAL_SECONDS", default=5.0)  # after a 202 without Retry-After
+AGENT_CONNECT_TIMEOUT_SECONDS = env.float("AGENT_CONNECT_TIMEOUT_SECONDS", default=10.0)
+AGENT_MAX_REDIRECTS = env.int("AGENT_MAX_REDIRECTS", default=3)  # each hop is checked like the endpoint itself
+# Addresses an endpoint may resolve to although they are loopback/private/link-local (e.g. "127.0.0.1", "10.1.0.0/16").
+AGENT_ALLOWED_NETWORKS = env.list("AGENT_ALLOWED_NETWORKS", default=[])
+# Fernet keys for the endpoints' secrets (the first encrypts; all decrypt). Empty: one derived from SECRET_KEY.
+AGENT_SECRET_KEYS = env.list("AGENT_SECRET_KEYS", default=[])
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
@@ -170,7 +183,9 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover",
-                                         "schedule": float(EVALUATION_STALE_SECONDS)}}
+                                         "schedule": float(EVALUATION_STALE_SECONDS)},
+                        "generations-recover": {"task": "submissions.tasks.generations_recover",
+                                                "schedule": float(EVALUATION_STALE_SECONDS)}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- API ------------------------------------------------------------------------------------
@@ -200,7 +215,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
+    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},  # no request lines, no headers
 }
 
 # plotly.js is served from the plotly package's own copy (static/plotly/plotly.min.js): no CDN, nothing vendored.

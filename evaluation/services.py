@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import threading
+from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
 import logging
 import shutil
@@ -240,11 +241,19 @@ def _heartbeat(result_id: int, run_id: int):
 
 
 def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
-    """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault)."""
+    """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault).
+
+    A `missing` task takes its detail from the submission's `missing_reasons` when it has one there.
+    """
     run = result.run
     with _heartbeat(result.pk, run.pk):
         evaluation = task_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
                                    on_phase=_phase_recorder(result.pk, run.pk))
+    if evaluation.outcome == "missing":  # e.g. the agent endpoint failed this task: say why
+        reason = (Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True)
+                  .first() or {}).get(result.task.name)
+        if reason:
+            evaluation = replace(evaluation, detail=str(reason)[:500])
     result_store(result=result, evaluation=evaluation)
     return evaluation
 
@@ -329,6 +338,8 @@ def run_execute_inline(*, run_id: int, concurrency: int | None = None) -> Evalua
                 result_evaluate(result=result)
             except SandboxError as exc:
                 result_release_after_fault(result_id=result.pk, error=str(exc))
+            finally:
+                connection.close()  # this pool thread's own connection (PostgreSQL would keep the session)
 
         with ThreadPoolExecutor(max_workers=concurrency or settings.EVALUATION_TASK_CONCURRENCY) as pool:
             list(pool.map(one, claimed))

@@ -63,10 +63,16 @@ class Task(models.Model):
 
 
 class Split(models.Model):
-    """A subset of a benchmark's tasks; leaderboards are per split."""
+    """A subset of a benchmark's tasks; leaderboards are per split.
+
+    `visibility`: `public` (READMEs published, archive uploads and endpoint runs accepted), `endpoint-only`
+    (READMEs never published; only agent-endpoint runs, where the platform hands each README to the agent
+    itself), `hidden` (neither: no README published, no upload; endpoint runs by admins only).
+    """
 
     class Visibility(models.TextChoices):
         PUBLIC = "public", "Public"
+        ENDPOINT_ONLY = "endpoint-only", "Endpoint only"
         HIDDEN = "hidden", "Hidden"
 
     benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="splits")

@@ -69,7 +69,9 @@ def task_detail(request, name: str):
 
 
 def system_detail(request, pk: int):
-    """A system and its public submissions (plus private ones for its team)."""
+    """A system and its public submissions (plus private ones for its team); for its team also the agent
+    endpoint form and the "Run on split" button."""
+    from submissions.agents.selectors import system_agent_panel
     from submissions.selectors import submissions_visible
 
     system = get_object_or_404(System.objects.select_related("team"), pk=pk)
@@ -78,7 +80,8 @@ def system_detail(request, pk: int):
               for s in subs for run in s.runs.all()[:1] if run.summary]
     figure = failure_breakdown_figure(rows=scored, title="Failure breakdown per submission") if scored else None
     return render(request, "leaderboard/system_detail.html", {"system": system, "submissions": subs,
-                                                              "figure": figure})
+                                                              "figure": figure,
+                                                              "agent": system_agent_panel(system=system, user=request.user)})
 
 
 def signup(request):

@@ -1,5 +1,6 @@
-"""Submission API views: upload (multipart), status with per-task progress, reports as JSON and CSV."""
-from django.http import HttpResponse
+"""Submission API views: upload (multipart), status with per-task progress (and generation log for endpoint
+submissions), reports as JSON and CSV, the archive for its team."""
+from django.http import FileResponse, HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -13,8 +14,9 @@ from leaderboard.models import System
 from leaderboard.selectors import NotFound as SplitNotFound
 from leaderboard.selectors import split_get
 
+from .agents.selectors import generation_log, generation_progress
 from .models import Submission
-from .selectors import submission_get, submissions_visible
+from .selectors import submission_archive, submission_get, submissions_visible, user_is_member
 from .services import QuotaExceeded, SubmissionError, submission_create, upload_size_check
 
 
@@ -27,8 +29,10 @@ class SubmissionCreateSerializer(serializers.Serializer):
     is_public = serializers.BooleanField(required=False, default=True)
 
 
-def submission_data(submission: Submission, *, with_progress: bool = True) -> dict:
-    """JSON of a submission: fields, latest run status/phase, per-task progress, summary when finished."""
+def submission_data(submission: Submission, *, with_progress: bool = True, member: bool = False) -> dict:
+    """JSON of a submission: fields, latest run status/phase, per-task progress, summary when finished; for
+    endpoint submissions also `generation` = {"done", "total", "tasks": [generation log entries]}, with each
+    task's HTTP calls when `member` (the caller belongs to the submission's team)."""
     run = run_latest(submission=submission)
     data = {
         "id": submission.pk, "system": submission.system.name, "team": submission.system.team.name,
@@ -38,8 +42,11 @@ def submission_data(submission: Submission, *, with_progress: bool = True) -> di
         "archive_sha256": submission.archive_sha256, "is_public": submission.is_public,
         "created_at": submission.created_at.isoformat(),
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
-        "run": None,
+        "source": submission.source, "run": None,
     }
+    if submission.source == Submission.Source.ENDPOINT and with_progress:
+        data["generation"] = {**generation_progress(submission=submission),
+                              "tasks": generation_log(submission=submission, with_calls=member)}
     if run:
         data["run"] = {"id": run.pk, "status": run.status, "phase": run.phase, "attempts": run.attempts,
                        "heartbeat": run.heartbeat.isoformat() if run.heartbeat else None,
@@ -99,7 +106,8 @@ class SubmissionDetailApi(APIView):
 
     @extend_schema(responses={200: dict})
     def get(self, request, pk: int):
-        return Response(submission_data(_visible(request, pk)))
+        submission = _visible(request, pk)
+        return Response(submission_data(submission, member=user_is_member(submission=submission, user=request.user)))
 
 
 def _report(request, pk: int) -> dict:
@@ -131,3 +139,21 @@ class SubmissionReportCsvApi(APIView):
         response = HttpResponse(report_csv(_report(request, pk)), content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="submission-{pk}-report.csv"'
         return response
+
+
+class SubmissionArchiveApi(APIView):
+    """The submission's archive (uploaded, or generated from the agent endpoint's answers), for its team only.
+    Re-score a run without calling the agent again by uploading this archive."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    def get(self, request, pk: int):
+        submission = _visible(request, pk)
+        try:
+            handle, filename = submission_archive(submission=submission, user=request.user)
+        except PermissionError as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except FileNotFoundError as exc:
+            raise NotFound(str(exc)) from exc
+        return FileResponse(handle, as_attachment=True, filename=filename)

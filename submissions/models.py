@@ -8,17 +8,24 @@ def _archive_path(instance: "Submission", filename: str) -> str:
 
 
 class Submission(models.Model):
-    """An uploaded archive (one folder per task) waiting for, under, or done with evaluation.
+    """An archive (one folder per task) waiting for, under, or done with evaluation.
 
-    `status` follows the run: queued → running → finished (scored) or failed (the evaluation itself
-    could not run, e.g. the archive could not be extracted).
+    The archive is uploaded (`source` upload) or built by the platform from the answers of the system's
+    agent endpoint (`source` endpoint, see docs/agent-protocol.md). `status` follows the run:
+    [generating →] queued → running → finished (scored) or failed (the evaluation itself could not run,
+    e.g. the archive could not be extracted, or the agent produced no repository at all).
     """
 
     class Status(models.TextChoices):
+        GENERATING = "generating", "Generating"
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
         FAILED = "failed", "Failed"
+
+    class Source(models.TextChoices):
+        UPLOAD = "upload", "Uploaded archive"
+        ENDPOINT = "endpoint", "Agent endpoint"
 
     system = models.ForeignKey("leaderboard.System", on_delete=models.CASCADE, related_name="submissions")
     split = models.ForeignKey("leaderboard.Split", on_delete=models.PROTECT, related_name="submissions")
@@ -33,6 +40,13 @@ class Submission(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     error = models.TextField(blank=True, help_text="why the evaluation could not run (status failed)")
     layout_warnings = models.JSONField(default=list, help_text="unknown top-level folders and similar")
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.UPLOAD)
+    missing_reasons = models.JSONField(default=dict, blank=True,
+                                       help_text="{task: why its folder is absent}, e.g. the agent's failed "
+                                                 "generation; used as the detail of its `missing` result")
+    generation_heartbeat = models.DateTimeField(null=True, blank=True,
+                                                help_text="refreshed while a worker calls the agent endpoint")
+    generation_attempts = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -41,3 +55,62 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.system} on {self.split}"
+
+
+class AgentEndpoint(models.Model):
+    """The URL of a system's agent, called by the platform with each task's README (protocol `agent/1`).
+
+    The bearer secret is stored encrypted (Fernet, submissions.agents.crypto); only its last 4 characters
+    are kept in clear, to show which secret is registered.
+    """
+
+    system = models.OneToOneField("leaderboard.System", on_delete=models.CASCADE, related_name="agent_endpoint")
+    url = models.URLField(max_length=500)
+    secret_encrypted = models.TextField(blank=True)
+    secret_last4 = models.CharField(max_length=4, blank=True)
+    updated_by = models.ForeignKey("auth.User", on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.system} → {self.url}"
+
+    @property
+    def secret_hint(self) -> str:
+        """'…abcd' (the last 4 characters of the secret), or '' when none is registered."""
+        return f"…{self.secret_last4}" if self.secret_last4 else ""
+
+
+class GenerationCall(models.Model):
+    """The platform's calls to an agent endpoint for one task of an endpoint submission.
+
+    `calls` logs every HTTP exchange: [{"kind": post|poll|redirect, "url", "status", "seconds", "error"}]
+    (URLs without query strings; never a header). `reason` says why the generation failed (the task is
+    then scored `missing`).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Calling the agent"
+        SUCCEEDED = "succeeded", "Generated"
+        FAILED = "failed", "Failed"
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="generation_calls")
+    task = models.ForeignKey("leaderboard.Task", on_delete=models.PROTECT, related_name="generation_calls")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True, help_text="status of the final answer")
+    duration = models.FloatField(null=True, blank=True, help_text="seconds from the first request to the answer")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="POST attempts (retries included)")
+    response_bytes = models.PositiveBigIntegerField(default=0)
+    files = models.PositiveIntegerField(default=0, help_text="files in the generated repository")
+    reason = models.CharField(max_length=500, blank=True)
+    calls = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["submission", "task"], name="generation_submission_task")]
+        ordering = ["task__name"]
+
+    def __str__(self) -> str:
+        return f"{self.task} of submission {self.submission_id}: {self.status}"

@@ -23,3 +23,17 @@ def submission_get(*, pk: int, user: User | AnonymousUser) -> Submission | None:
 def user_is_member(*, submission: Submission, user: User | AnonymousUser) -> bool:
     """True when the user belongs to the team owning the submission's system."""
     return bool(user.is_authenticated and submission.system.team.members.filter(pk=user.pk).exists())
+
+
+def submission_archive(*, submission: Submission, user: User | AnonymousUser):
+    """(open binary file, download name) of the submission's archive for a member of its team.
+
+    Raises PermissionError for anyone else and FileNotFoundError while there is no archive yet
+    (an endpoint submission still generating, or one whose agent gave nothing).
+    """
+    if not user_is_member(submission=submission, user=user):
+        raise PermissionError("only the submission's team can download its archive")
+    if not submission.archive.name or not submission.archive.storage.exists(submission.archive.name):
+        raise FileNotFoundError("this submission has no archive (yet)")
+    suffix = ".zip" if submission.archive.name.endswith(".zip") else ".tar.gz"
+    return submission.archive.open("rb"), f"submission-{submission.pk}{suffix}"

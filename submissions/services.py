@@ -30,6 +30,17 @@ class QuotaExceeded(SubmissionError):
     """The team used its submissions of the last 24 hours (HTTP 429 in the API)."""
 
 
+def uploads_allowed_check(*, split: Split) -> None:
+    """Raise SubmissionError unless the split takes archive uploads (only `public` splits do)."""
+    if split.visibility == Split.Visibility.PUBLIC:
+        return
+    if split.visibility == Split.Visibility.ENDPOINT_ONLY:
+        raise SubmissionError(f"The split {split} takes only agent-endpoint submissions: its READMEs are not "
+                              "published. Register your agent's URL on your system's page and use "
+                              "\"Run on split\" (API: POST /api/v1/systems/<id>/runs/).")
+    raise SubmissionError(f"The split {split} is hidden and takes no uploads.")
+
+
 def _check_name_and_size(upload: UploadedFile) -> None:
     if not upload.name.lower().endswith(ARCHIVE_SUFFIXES):
         raise SubmissionError(f"{upload.name!r} is not an archive: upload a .zip or .tar.gz with one folder per task.")
@@ -73,7 +84,9 @@ def _check_layout(manifest: ArchiveManifest, task_names: list[str]) -> None:
                           f"expected names such as {', '.join(task_names[:3])}).{hint}")
 
 
-def _check_quota(system: System) -> None:
+def quota_check(*, system: System) -> None:
+    """Raise QuotaExceeded when the system's team used its submissions of the last 24 hours (uploads and
+    endpoint runs alike; failed evaluations do not count)."""
     since = timezone.now() - timedelta(days=1)
     used = Submission.objects.filter(system__team=system.team, created_at__gte=since).exclude(
         status=Submission.Status.FAILED).count()
@@ -87,14 +100,16 @@ def submission_create(*, system: System, split: Split, upload: UploadedFile, use
     """Check an uploaded archive, store it and queue its evaluation (after commit).
 
     `enqueue=False` leaves the run for the caller (see evaluation.services.run_execute_inline).
-    Raises SubmissionError (nothing stored) when the file is not a usable archive, is too big,
-    holds unsafe paths, matches no task of the split, or the team's daily quota is used up.
+    Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
+    not a usable archive, is too big, holds unsafe paths, matches no task of the split, or the team's daily
+    quota is used up.
     """
+    uploads_allowed_check(split=split)
     _check_name_and_size(upload)
     task_names = list(split.tasks.order_by("name").values_list("name", flat=True))
     manifest, sha256 = _inspect(upload, task_names)
     _check_layout(manifest, task_names)
-    _check_quota(system)
+    quota_check(system=system)
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, note=note[:300], is_public=is_public,

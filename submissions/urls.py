@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .agents import views as agent_views
 
 app_name = "submissions"
 urlpatterns = [
@@ -9,4 +10,8 @@ urlpatterns = [
     path("submissions/<int:pk>/status.json", views.status_json, name="status"),
     path("submissions/<int:pk>/report.json", views.report_json, name="report_json"),
     path("submissions/<int:pk>/report.csv", views.report_csv_view, name="report_csv"),
+    path("submissions/<int:pk>/archive", views.archive_download, name="archive"),
+    path("systems/<int:pk>/endpoint/", agent_views.endpoint_save, name="endpoint_save"),
+    path("systems/<int:pk>/endpoint/delete/", agent_views.endpoint_remove, name="endpoint_delete"),
+    path("systems/<int:pk>/run/", agent_views.run_start, name="run_start"),
 ]

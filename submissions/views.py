@@ -1,7 +1,8 @@
-"""Submission pages: upload form, status page (polls the API), report downloads."""
+"""Submission pages: upload form, status page (polls the API), report and archive downloads."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
@@ -10,10 +11,11 @@ from evaluation.selectors import run_latest, submission_report
 from leaderboard.charts import failure_breakdown_figure
 from leaderboard.selectors import NotFound, split_get
 
+from .agents.selectors import generation_log, generation_progress
 from .api import submission_data
 from .forms import SubmissionForm
 from .models import Submission
-from .selectors import submission_get, user_is_member
+from .selectors import submission_archive, submission_get, user_is_member
 from .services import SubmissionError, submission_create, upload_size_check
 
 
@@ -60,15 +62,34 @@ def detail(request, pk: int):
     figure = failure_breakdown_figure(rows=[("all tasks", run.summary["overall"]["outcomes"])],
                                       title="Failure breakdown") if run and run.summary else None
     stalled = bool(run and run.status == "queued" and (timezone.now() - run.created_at).total_seconds() > 60)
+    stalled = stalled or (submission.status == Submission.Status.GENERATING and submission.generation_heartbeat is None
+                          and (timezone.now() - submission.created_at).total_seconds() > 60)
+    member = user_is_member(submission=submission, user=request.user)
+    endpoint = submission.source == Submission.Source.ENDPOINT
     return render(request, "submissions/detail.html", {
         "submission": submission, "run": run, "results": results, "figure": figure, "stalled": stalled,
-        "show_cases": public_split, "show_logs": user_is_member(submission=submission, user=request.user),
+        "show_cases": public_split, "show_logs": member, "is_member": member,
+        "generation": generation_log(submission=submission, with_calls=member) if endpoint else None,
+        "generation_progress": generation_progress(submission=submission) if endpoint else None,
     })
+
+
+def archive_download(request, pk: int):
+    """The submission's archive (uploaded or generated), for its team only."""
+    submission = _visible_or_404(request, pk)
+    try:
+        handle, filename = submission_archive(submission=submission, user=request.user)
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except FileNotFoundError as exc:
+        raise Http404(str(exc)) from exc
+    return FileResponse(handle, as_attachment=True, filename=filename)
 
 
 def status_json(request, pk: int):
     """Polling endpoint of the status page (same data as the API)."""
-    return JsonResponse(submission_data(_visible_or_404(request, pk)))
+    submission = _visible_or_404(request, pk)
+    return JsonResponse(submission_data(submission, member=user_is_member(submission=submission, user=request.user)))
 
 
 def _report_or_404(request, pk: int) -> dict:

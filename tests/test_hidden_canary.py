@@ -53,10 +53,11 @@ def _urls(submission, system) -> list[str]:
     return [
         "/", f"/{q}", f"/?benchmark=canary&split=verified&language=python", f"/tasks/{q}", f"/tasks/TodoList/{q}",
         f"/systems/{system.pk}/", f"/submissions/{pk}/", f"/submissions/{pk}/status.json",
-        f"/submissions/{pk}/report.json", f"/submissions/{pk}/report.csv",
+        f"/submissions/{pk}/report.json", f"/submissions/{pk}/report.csv", f"/submissions/{pk}/archive",
         f"/api/v1/leaderboard/{q}", f"/api/v1/leaderboard/{q}&language=python", f"/api/v1/tasks/{q}",
         "/api/v1/systems/", "/api/v1/submissions/", f"/api/v1/submissions/{pk}/",
-        f"/api/v1/submissions/{pk}/report.json", f"/api/v1/submissions/{pk}/report.csv", "/api/v1/schema/",
+        f"/api/v1/submissions/{pk}/report.json", f"/api/v1/submissions/{pk}/report.csv",
+        f"/api/v1/submissions/{pk}/archive", "/api/v1/schema/",
         "/api/docs/", "/submit/", "/signup/", "/accounts/login/",
     ]
 
@@ -66,13 +67,13 @@ def test_canary_never_leaves_the_platform(tmp_path, make_user):
     call_command("import_benchmark", str(bench), "--name", "canary", "--skip-reference-check",
                  stdout=open("/dev/null", "w"))
     split = Split.objects.get(benchmark__name="canary", benchmark__is_current=True, name="verified")
-    split.visibility = Split.Visibility.HIDDEN
-    split.save()
     owner, _ = make_user("owner")
     other, _ = make_user("other-team-admin")
     system = System.objects.create(team=owner.teams.get(), name="Canary Bot")
     submission = submission_create(system=system, split=split, user=owner, enqueue=False,
                                    upload=SimpleUploadedFile("s.zip", zip_folders({"TodoList": repo})))
+    split.visibility = Split.Visibility.HIDDEN  # hidden splits take no upload: hide it once the submission exists
+    split.save()
     run = run_execute_inline(run_id=submission.runs.get().pk)
 
     # The canary really reached the platform: the hidden test ran (and failed) and the service printed it.

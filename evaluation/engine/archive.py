@@ -1,7 +1,9 @@
 """Checking and unpacking submission archives (.zip, .tar.gz, .tgz, .tar).
 
 `inspect_archive` reads only the member list (no file is written) so the upload form can refuse a
-bad archive at once; `extract_archive` unpacks inside the worker under the same limits. Refused:
+bad archive at once; `extract_archive` unpacks inside the worker under the same limits.
+`inspect_repository` / `extract_repository` do the same for an archive holding one repository (an agent
+endpoint's answer for one task). Refused:
 links, devices, absolute paths, `..`, too many members, too many bytes, a suspicious compression
 ratio, an empty archive. A single top folder wrapping the task folders is unwrapped.
 """
@@ -209,6 +211,23 @@ def _copy_stream(src, dest: Path, budget: list[int]) -> None:
             out.write(chunk)
 
 
+def inspect_repository(path: Path, *, limits: ArchiveLimits = ArchiveLimits()) -> ArchiveManifest:
+    """Check an archive that holds ONE repository (an agent endpoint's answer) without writing anything.
+
+    Same refusals as `inspect_archive`; the repository is the archive root, or the single top folder when
+    nothing else sits beside it (that folder is unwrapped). Raises ArchiveError.
+    """
+    _, members = _members(path, limits)
+    total = _check_limits(members, path.stat().st_size, limits)
+    _check_clashes(members)
+    if not any(not m.is_dir for m in members):
+        raise ArchiveError("The archive is empty. It must hold the repository's files.")
+    tops = _top_folders(members, "")
+    root_files = [m.name for m in members if "/" not in m.name and not m.is_dir]
+    prefix = tops[0] if len(tops) == 1 and not root_files else ""
+    return ArchiveManifest(prefix=prefix, folders=tuple(tops), members=len(members), total_bytes=total)
+
+
 def extract_archive(path: Path, dest: Path, *, limits: ArchiveLimits = ArchiveLimits(),
                     task_names: Iterable[str] = ()) -> ArchiveManifest:
     """Unpack into `dest` (created; must not exist), unwrapping a single top folder.
@@ -217,6 +236,19 @@ def extract_archive(path: Path, dest: Path, *, limits: ArchiveLimits = ArchiveLi
     executable). Byte counts are enforced while writing, not trusted from headers. Raises ArchiveError.
     """
     manifest = inspect_archive(path, limits=limits, task_names=task_names)
+    _extract(path, dest, manifest, limits)
+    return manifest
+
+
+def extract_repository(path: Path, dest: Path, *, limits: ArchiveLimits = ArchiveLimits()) -> ArchiveManifest:
+    """Unpack an archive holding one repository into `dest` (see `inspect_repository`), with the same
+    writing rules as `extract_archive`. Raises ArchiveError."""
+    manifest = inspect_repository(path, limits=limits)
+    _extract(path, dest, manifest, limits)
+    return manifest
+
+
+def _extract(path: Path, dest: Path, manifest: ArchiveManifest, limits: ArchiveLimits) -> None:
     kind, _ = _members(path, limits)
     dest.mkdir(parents=True)
     budget = [limits.max_bytes]
@@ -244,7 +276,6 @@ def extract_archive(path: Path, dest: Path, *, limits: ArchiveLimits = ArchiveLi
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise
-    return manifest
 
 
 def _write(dest: Path, name: str, strip: str, is_dir: bool, mode: int, opener, budget: list[int]) -> None:

@@ -144,7 +144,7 @@ def test_todolist_reference_passes_with_full_marks(own_work_root, task_named):
     assert result.ac_declared == len(task.declared_endpoints) > 0
     assert {e.evidence for e in result.endpoints} == {"probe"}
     assert len(result.cases) == 17 and {c.status for c in result.cases} == {"passed"}
-    assert set(result.durations) == {"install", "start", "test"}
+    assert set(result.durations) == {"install", "start", "probe", "test"}
     assert "flask==3.1.1" in result.logs["install"].lower()
     assert phases == ["materialize", "install", "start", "probe", "test", "teardown"]
     assert running["service"], "the service should have been running as rg-service during the tests"
