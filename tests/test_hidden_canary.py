@@ -30,7 +30,7 @@ def test_{CANARY.lower()}(base_url):
     assert resp.status_code == 418, "{CANARY}-assertion"
 '''
 
-ECHO_APP = f'''
+ECHO_APP = '''
 @app.before_request
 def echo_request_body():
     print("received", request.get_data(as_text=True), flush=True)
@@ -51,7 +51,7 @@ def _plant(tmp_path):
 def _urls(submission, system) -> list[str]:
     pk, q = submission.pk, "?benchmark=canary&split=verified"
     return [
-        "/", f"/{q}", f"/?benchmark=canary&split=verified&language=python", f"/tasks/{q}", f"/tasks/TodoList/{q}",
+        "/", f"/{q}", "/?benchmark=canary&split=verified&language=python", f"/tasks/{q}", f"/tasks/TodoList/{q}",
         f"/systems/{system.pk}/", f"/submissions/{pk}/", f"/submissions/{pk}/status.json",
         f"/submissions/{pk}/report.json", f"/submissions/{pk}/report.csv", f"/submissions/{pk}/archive",
         f"/api/v1/leaderboard/{q}", f"/api/v1/leaderboard/{q}&language=python", f"/api/v1/tasks/{q}",
