@@ -19,14 +19,14 @@ from evaluation.grading.junit import JUnitError, parse_junit
 from evaluation.grading.probe import probe_endpoints
 from evaluation.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
 
-from .layout import find_requirements, find_start_script
+from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
 from .runner_env import ensure_runner_env
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
 from . import workspace
-from .whitebox import submission_modules
+from .whitebox import append_paths_module, submission_modules
 
 POLL_SECONDS = 0.25
 #: Endpoint probe limits in seconds: per request, and for the whole probe (the static check decides the rest).
@@ -162,7 +162,8 @@ class TaskRun:
             self._give(self.work.env, Role.INSTALL)
             self.logs["install"] = "no requirements.txt found: nothing installed\n"
             return
-        preinstalled, output = preinstall_wheels(requirements, venv, tc)
+        preinstalled, output = (preinstall_wheels(requirements, venv, tc) if inside(self.work.repo, requirements)
+                                else (False, ""))
         log = [f"[platform] wheels pre-installed from the shared cache:\n{output}" if preinstalled else
                "[platform] no wheel-only pre-install: everything is installed in the sandbox\n",
                "[sandbox] uv pip install -r requirements.txt\n"]
@@ -290,9 +291,10 @@ class TaskRun:
         env = {"BASE_URL": base, "API_BASE_URL": base, "SERVICE_BASE_URL": base, "PORT": str(self.spec.port),
                "PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin"}
         mounts = [Mount(self.work.runner, True), Mount(env_dir)]
-        if submission_modules(suite / target, self.work.repo):
+        if submission_modules(suite / target, self.work.repo, runner_env=env_dir):
             site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
-            env["PYTHONPATH"] = ":".join(str(p) for p in (self.work.repo, site) if p)
+            hook = append_paths_module(self.work.runner / "pythonpath", [str(p) for p in (self.work.repo, site) if p])
+            env["PYTHONPATH"] = str(hook.parent)
             mounts += [Mount(self.work.repo), Mount(self.work.env)]
         report = reports / "junit.xml"
         argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",

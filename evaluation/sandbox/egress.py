@@ -60,6 +60,7 @@ class EgressProxy:
         self.allowed = {h.lower() for h in allowed_hosts}
         self.requests: list[tuple[str, int, bool]] = []
         self._server: socket.socket | None = None
+        self._accept_thread: threading.Thread | None = None
         self._stop = threading.Event()
 
     @property
@@ -76,13 +77,20 @@ class EgressProxy:
 
     def __enter__(self) -> "EgressProxy":
         self._server = netns.in_netns(self.netns_name, self._listen) if self.netns_name else self._listen()
-        threading.Thread(target=self._accept_loop, daemon=True, name="egress-proxy").start()
+        self._accept_thread = threading.Thread(target=self._accept_loop, daemon=True, name="egress-proxy")
+        self._accept_thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         if self._server is not None:
+            try:
+                self._server.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             self._server.close()
+        if self._accept_thread is not None:
+            self._accept_thread.join(timeout=5)
 
     def _accept_loop(self) -> None:
         while not self._stop.is_set():
@@ -91,6 +99,9 @@ class EgressProxy:
             except socket.timeout:
                 continue
             except OSError:
+                return
+            if self._stop.is_set():  # accepted while stopping: the install phase is over
+                client.close()
                 return
             threading.Thread(target=self._handle, args=(client,), daemon=True).start()
 
