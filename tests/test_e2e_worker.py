@@ -200,3 +200,9 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     for r in results.select_related("task"):
         if r.task.name in expected:
             assert r.tests_passed == expected[r.task.name]["passed"], r.task.name
+    # The killed worker's task folders (size-capped tmpfs mounts) were swept by the new worker.
+    from evaluation.engine import workspace
+
+    work_root = Path(settings.EVALUATION_WORK_ROOT)
+    abandoned = [p for p in work_root.iterdir() if p.is_dir() and workspace.abandoned(p, older_than=1e9)]
+    assert abandoned == []

@@ -10,19 +10,35 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 DEFAULT_CAP_BYTES = 2 * 1024 ** 3
 
 
+OWNER_FILE = ".rg-owner"
+
+
+def _process_identity(pid: int) -> str | None:
+    """`<pid>:<start time in clock ticks>` (unique even when pids are reused), None when gone."""
+    try:
+        start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+    return f"{pid}:{start}"
+
+
 def create(path: Path, *, cap_bytes: int = DEFAULT_CAP_BYTES) -> bool:
-    """Create `path` (mode 0711); mount a tmpfs of `cap_bytes` on it when possible. True when capped."""
+    """Create `path` (mode 0711); mount a tmpfs of `cap_bytes` on it when possible. True when capped.
+
+    The folder records which worker process owns it, so `sweep` can remove it once that process is gone.
+    """
     path.mkdir(parents=True, mode=0o711)
-    if os.geteuid() != 0:
-        return False
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={cap_bytes},mode=0711,nosuid,nodev", "tmpfs",
-                           str(path)], capture_output=True)
-    return proc.returncode == 0
+    capped = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={cap_bytes},mode=0711,nosuid,nodev", "tmpfs", str(path)],
+        capture_output=True).returncode == 0
+    (path / OWNER_FILE).write_text(_process_identity(os.getpid()) or "")
+    return capped
 
 
 def remove(path: Path) -> None:
@@ -32,19 +48,30 @@ def remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def sweep(root: Path, *, older_than: float) -> int:
-    """Remove task folders under `root` left by a crashed worker (untouched for `older_than` seconds)."""
-    import time
+def abandoned(path: Path, older_than: float) -> bool:
+    """True when the task folder's owning worker process is gone (or, without an owner record, when it
+    was untouched for `older_than` seconds)."""
+    try:
+        owner = (path / OWNER_FILE).read_text().strip()
+    except OSError:
+        owner = ""
+    if owner:
+        pid = int(owner.split(":")[0])
+        return _process_identity(pid) != owner
+    try:
+        return time.time() - path.stat().st_mtime > older_than
+    except OSError:
+        return False
 
+
+def sweep(root: Path, *, older_than: float) -> int:
+    """Remove task folders under `root` left by a crashed worker: those whose owning process is gone, and
+    folders without an owner record untouched for `older_than` seconds. Returns how many were removed."""
     removed = 0
     if not root.is_dir():
         return 0
     for path in root.iterdir():
-        try:
-            age = time.time() - path.stat().st_mtime
-        except OSError:
-            continue
-        if path.is_dir() and age > older_than:
+        if path.is_dir() and abandoned(path, older_than):
             remove(path)
             removed += 1
     return removed
