@@ -80,6 +80,19 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def _is_sandboxed(pid: int) -> bool:
+    """A process of the sandbox (bubblewrap, or one running as a leased sandbox user), not a platform helper
+    such as the worker's own `uv` wheel pre-install, which finishes by itself."""
+    import pwd
+
+    try:
+        comm = Path(f"/proc/{pid}/comm").read_text().strip()
+        user = pwd.getpwuid(Path(f"/proc/{pid}").stat().st_uid).pw_name
+    except (OSError, KeyError):
+        return False
+    return comm == "bwrap" or user.startswith("rg-")
+
+
 def _purge_broker() -> None:
     if settings.CELERY_BROKER_URL.startswith("filesystem://"):
         folder = Path(settings.VAR_DIR) / "broker" / "queue"
@@ -180,7 +193,7 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     while not TaskResult.objects.filter(run__submission=sub, status="running").exists():
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    sandboxed = _descendants(first.pid)
+    sandboxed = [pid for pid in _descendants(first.pid) if _is_sandboxed(pid)]
     _stop(first, signal.SIGKILL)
     time.sleep(2)
     assert [pid for pid in sandboxed if Path(f"/proc/{pid}").exists()] == [], "sandboxed processes outlived the worker"
