@@ -189,15 +189,21 @@ def _prefix(members: list[_Member], task_names: frozenset[str]) -> tuple[str, tu
     return "", tuple(tops)
 
 
+def _checked_members(path: Path, limits: ArchiveLimits) -> tuple[list[_Member], int]:
+    """The archive's members after the limit and clash checks, with their total size in bytes."""
+    _, members = _members(path, limits)
+    total = _check_limits(members, path.stat().st_size, limits)
+    _check_clashes(members)
+    return members, total
+
+
 def inspect_archive(path: Path, *, limits: ArchiveLimits = ArchiveLimits(),
                     task_names: Iterable[str] = ()) -> ArchiveManifest:
     """Check an archive without writing anything. Raises ArchiveError with a user-facing reason.
 
     A single top folder that is not itself a task name is treated as a wrapper and unwrapped.
     """
-    _, members = _members(path, limits)
-    total = _check_limits(members, path.stat().st_size, limits)
-    _check_clashes(members)
+    members, total = _checked_members(path, limits)
     prefix, folders = _prefix(members, frozenset(task_names))
     return ArchiveManifest(prefix=prefix, folders=folders, members=len(members), total_bytes=total)
 
@@ -217,9 +223,7 @@ def inspect_repository(path: Path, *, limits: ArchiveLimits = ArchiveLimits()) -
     Same refusals as `inspect_archive`; the repository is the archive root, or the single top folder when
     nothing else sits beside it (that folder is unwrapped). Raises ArchiveError.
     """
-    _, members = _members(path, limits)
-    total = _check_limits(members, path.stat().st_size, limits)
-    _check_clashes(members)
+    members, total = _checked_members(path, limits)
     if not any(not m.is_dir for m in members):
         raise ArchiveError("The archive is empty. It must hold the repository's files.")
     tops = _top_folders(members, "")
@@ -249,7 +253,7 @@ def extract_repository(path: Path, dest: Path, *, limits: ArchiveLimits = Archiv
 
 
 def _extract(path: Path, dest: Path, manifest: ArchiveManifest, limits: ArchiveLimits) -> None:
-    kind, _ = _members(path, limits)
+    kind = _kind(path)  # the member list was already read and checked by the inspect step
     dest.mkdir(parents=True)
     budget = [limits.max_bytes]
     strip = f"{manifest.prefix}/" if manifest.prefix else ""

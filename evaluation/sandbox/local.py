@@ -74,8 +74,7 @@ class LocalBackend(SandboxBackend):
         """
         removed = 0
         for name in netns.leftovers():
-            pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
-            if pids or netns.age_seconds(name) < min_age:
+            if netns.pids(name) or netns.age_seconds(name) < min_age:
                 continue
             netns.delete(name)
             TaskCgroup(name[len(netns.PREFIX):]).remove()
@@ -232,8 +231,7 @@ class BwrapTaskSandbox(TaskSandbox):
             service.kill()
         # Anything else still in the cgroup or the namespace (it should be nothing) is killed, then both go.
         self.cgroup.remove()
-        pids = subprocess.run(["ip", "netns", "pids", self.netns], capture_output=True, text=True).stdout.split()
-        procfs.kill_all([int(p) for p in pids if p.isdigit()])
+        procfs.kill_all(netns.pids(self.netns))
         for user in {u.uid for u in self.users.values()}:  # nothing may outlive the task under its uids
             procfs.kill_all(procfs.owned_by(user))
         netns.delete(self.netns)

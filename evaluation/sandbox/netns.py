@@ -40,6 +40,12 @@ def delete(name: str) -> None:
     subprocess.run(["ip", "netns", "delete", name], capture_output=True)
 
 
+def pids(name: str) -> list[int]:
+    """Pids of the processes inside namespace `name` (`ip netns pids`); [] when it is gone."""
+    out = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
+    return [int(p) for p in out if p.isdigit()]
+
+
 def leftovers() -> list[str]:
     """Names of namespaces this project created (prefix `rg-`) that still exist."""
     if not NETNS_DIR.is_dir():
