@@ -10,6 +10,7 @@ urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("leaderboard/", leaderboard_api.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("tasks/", leaderboard_api.TaskListApi.as_view(), name="api-tasks"),
+    path("reported/", leaderboard_api.ReportedApi.as_view(), name="api-reported"),
     path("systems/", leaderboard_api.SystemListCreateApi.as_view(), name="api-systems"),
     path("systems/<str:ref>/endpoint/", agents_api.EndpointApi.as_view(), name="api-system-endpoint"),
     path("systems/<str:ref>/runs/", agents_api.SystemRunApi.as_view(), name="api-system-runs"),

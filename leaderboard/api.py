@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .models import Split, System
-from .selectors import NotFound, leaderboard_rows, split_get, split_tasks
+from .selectors import NotFound, leaderboard_rows, reported_as_dict, reported_results, split_get, split_tasks
 from .services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
@@ -22,7 +22,9 @@ def _split(request) -> Split:
 
 
 class LeaderboardApi(APIView):
-    """Ranked rows of a split for one language view, with 95% bootstrap intervals and tie markers."""
+    """Ranked rows of a split for one language view, with 95% bootstrap intervals and tie markers (`origin`:
+    `evaluated` by us, or `reported` by the authors and verified by an admin), then `reported`: the published
+    results of the split that are not ranked in this view (never evaluated by us)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -35,8 +37,26 @@ class LeaderboardApi(APIView):
             rows = leaderboard_rows(split=split, language=language)
         except NotFound as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        unranked = reported_results(benchmark=split.benchmark.name, split=split.name,
+                                    verified=None if language == "overall" else False)
         return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
-                         "language": language, "rows": [r.as_dict() for r in rows]})
+                         "language": language, "rows": [r.as_dict() for r in rows],
+                         "reported": [reported_as_dict(r) for r in unranked]})
+
+
+class ReportedApi(APIView):
+    """Every published result "reported by the authors" (optionally of one benchmark and split): values in
+    percent as published, source, consistency findings, whether an admin verified it."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("benchmark", str), OpenApiParameter("split", str)],
+                   responses={200: dict})
+    def get(self, request):
+        rows = reported_results(benchmark=request.query_params.get("benchmark"),
+                                split=request.query_params.get("split"))
+        return Response({"results": [{"benchmark": r.benchmark_name, "split": r.split_name, **reported_as_dict(r)}
+                                     for r in rows]})
 
 
 class TaskListApi(APIView):

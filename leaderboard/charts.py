@@ -15,8 +15,9 @@ AXES = (("pass_at_1", "Pass@1"), ("ac", "AC"), ("dsr", "DSR"), ("solved", "Solve
 MAX_TRACES = 8
 
 
-def _pct(value: float | None) -> float:
-    return round(100 * value, 2) if value is not None else 0.0
+def _pct(value: float | None) -> float | None:
+    """Percent with 2 decimals; None stays None (Plotly leaves a gap instead of drawing 0)."""
+    return round(100 * value, 2) if value is not None else None
 
 
 def _ci_text(metrics: dict, key: str) -> str:
@@ -24,6 +25,9 @@ def _ci_text(metrics: dict, key: str) -> str:
     value = metrics.get(key)
     if value is None:
         return "n/a"
+    published = (metrics.get("published") or {}).get(key)
+    if published is not None:
+        return f"{published}% as reported by the authors (no interval published)"
     return f"{_pct(value):.1f}% [{_pct(ci[0]):.1f}, {_pct(ci[1]):.1f}]" if ci else f"{_pct(value):.1f}%"
 
 

@@ -120,3 +120,65 @@ class System(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ReportedResult(models.Model):
+    """A published result "reported by the authors" of a benchmark: not evaluated by us.
+
+    Values are percentages exactly as published (two decimals), per language; a language the source does not
+    report is null. Kept apart from ranked rows until an admin verifies the row (`verified_at` set); a re-import
+    that changes a verified row's values clears its verification. `findings` lists the consistency check's
+    results ([{"field", "kind", "message"}], see leaderboard/reported_files.py); `consistent` is False when a
+    value cannot come from the stated task and endpoint counts, and such a row cannot be verified.
+    """
+
+    class Type(models.TextChoices):
+        AGENT = "agent", "Agent"
+        IDE = "ide", "IDE"
+        OTHER = "other", "Other"
+
+    benchmark_name = models.SlugField(max_length=64, help_text="the benchmark the authors evaluated on, by name")
+    split_name = models.SlugField(max_length=64)
+    system = models.CharField(max_length=100)
+    base_model = models.CharField(max_length=100, blank=True)
+    type = models.CharField(max_length=16, choices=Type.choices, default=Type.AGENT)
+    python_pass_at_1 = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    python_ac = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    python_dsr = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    java_pass_at_1 = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    java_ac = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    java_dsr = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    consistent = models.BooleanField(default=True)
+    findings = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=300)
+    source_url = models.URLField("source URL", blank=True)
+    source_date = models.DateField()
+    paper = models.CharField(max_length=300, blank=True)
+    paper_url = models.URLField("paper URL", blank=True)
+    denominators = models.JSONField(default=dict, help_text='{"python": {"tasks": 22, "endpoints": 115}, ...}')
+    line = models.PositiveIntegerField(default=0, help_text="line of the row in the source file")
+    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    imported_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["benchmark_name", "split_name", "system", "base_model"],
+                                               name="reported_result_identity")]
+        ordering = ["benchmark_name", "split_name", "line"]
+
+    def __str__(self) -> str:
+        return f"{self.system} ({self.base_model}), reported on {self.benchmark_name}/{self.split_name}"
+
+    @property
+    def is_verified(self) -> bool:
+        return self.verified_at is not None
+
+    @property
+    def label(self) -> str:
+        """`System · base model`, the name shown in tables and charts."""
+        return f"{self.system} · {self.base_model}" if self.base_model else self.system
+
+    def value(self, language: str, metric: str):
+        """The published percentage (Decimal) of `metric` (pass_at_1, ac, dsr) for `language`, or None."""
+        return getattr(self, f"{language}_{metric}")

@@ -1,6 +1,7 @@
 """Reads for benchmarks, splits and the ranked leaderboard (SCORING.md "Ranking")."""
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +11,8 @@ from django.db.models import Prefetch, QuerySet
 from evaluation.grading.ranking import RankInput, rank_rows
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
 
-from .models import Benchmark, Split, Task
+from .models import Benchmark, ReportedResult, Split, Task
+from .reported_files import METRICS
 
 LANGUAGE_VIEWS = ("python", "java", "overall")
 
@@ -37,24 +39,75 @@ def split_tasks(*, split: Split, language: str = "overall") -> QuerySet[Task]:
     return tasks if language == "overall" else tasks.filter(language=language)
 
 
+def reported_results(*, benchmark: str | None = None, split: str | None = None,
+                     verified: bool | None = None) -> QuerySet[ReportedResult]:
+    """Published results "reported by the authors", of one benchmark and/or split (by name) when given, in
+    benchmark, split, source-file order; only verified (True) or only unverified (False) rows when asked."""
+    rows = ReportedResult.objects.all()
+    if benchmark:
+        rows = rows.filter(benchmark_name=benchmark)
+    if split:
+        rows = rows.filter(split_name=split)
+    if verified is not None:
+        rows = rows.filter(verified_at__isnull=not verified)
+    return rows.select_related("verified_by")
+
+
+def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any] | None:
+    """The row's published values for one language as fractions in the shape of SCORING.md's M (no interval, no
+    Solved: the authors publish neither), plus `published` {metric: percent string as published}; None when the
+    source reports nothing for that language (always for `overall`: the authors report per language only)."""
+    if language == "overall" or result.value(language, "pass_at_1") is None:
+        return None
+    values = {m: result.value(language, m) for m in METRICS}
+    return {**{m: None if v is None else float(v / 100) for m, v in values.items()},
+            **{f"{m}_ci": None for m in METRICS}, "solved": None, "solved_ci": None,
+            "published": {m: None if v is None else str(v) for m, v in values.items()}}
+
+
+def reported_as_dict(result: ReportedResult) -> dict[str, Any]:
+    """JSON shape of a reported row: who, per-language published percentages, source, consistency, verification."""
+    return {
+        "system": result.system, "base_model": result.base_model, "type": result.type,
+        "values_percent": {lang: {m: None if result.value(lang, m) is None else str(result.value(lang, m))
+                                  for m in METRICS} for lang in ("python", "java")},
+        "source": result.source, "source_url": result.source_url, "source_date": result.source_date.isoformat(),
+        "paper": result.paper, "paper_url": result.paper_url, "denominators": result.denominators,
+        "consistent": result.consistent, "findings": result.findings,
+        "verified": result.is_verified,
+        "verified_at": result.verified_at.isoformat() if result.verified_at else None,
+    }
+
+
 @dataclass(frozen=True)
 class LeaderboardRow:
-    """One ranked row: the system's latest finished public run on the split, metrics for one language view."""
+    """One ranked row for one language view: a system's latest finished public run on the split (`run`), or a
+    published result an admin verified (`reported`, with `run` None): exactly one of the two is set."""
 
     rank: int
-    tied_with_leader: bool
-    run: EvaluationRun
+    tied_with_leader: bool | None
+    run: EvaluationRun | None
     metrics: dict[str, Any]
+    reported: ReportedResult | None = None
 
     @property
     def system(self):
-        return self.run.submission.system
+        return self.run.submission.system if self.run else None
+
+    @property
+    def label(self) -> str:
+        """The name shown in tables and charts."""
+        return self.reported.label if self.reported else self.system.name
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON shape of the leaderboard API row."""
+        """JSON shape of the leaderboard API row; `origin` is `evaluated` (by us) or `reported` (by the authors,
+        verified by an admin: no intervals, no Solved, `tied_with_leader` null)."""
+        if self.reported:
+            return {"rank": self.rank, "tied_with_leader": self.tied_with_leader, "origin": "reported",
+                    **reported_as_dict(self.reported), **self.metrics}
         s = self.run.submission
         return {
-            "rank": self.rank, "tied_with_leader": self.tied_with_leader,
+            "rank": self.rank, "tied_with_leader": self.tied_with_leader, "origin": "evaluated",
             "system": s.system.name, "team": s.system.team.name, "agent_framework": s.system.agent_framework,
             "base_model": s.system.base_model, "type": s.system.type, "submission": s.pk,
             "submitted_at": s.created_at.isoformat(), "evaluated_at": self.run.finished_at.isoformat(),
@@ -81,7 +134,9 @@ def _latest_runs(split: Split) -> list[EvaluationRun]:
 def leaderboard_rows(*, split: Split, language: str = "overall") -> list[LeaderboardRow]:
     """Ranked rows for one language view (`python`, `java` or `overall`). Raises NotFound for other views.
 
-    Only finished runs are ranked; each system appears once (its latest finished public run).
+    Only finished runs are ranked; each system appears once (its latest finished public run). Published results
+    of this benchmark and split that an admin verified join the `python` and `java` views, ranked on their
+    aggregates (SCORING.md "Ranking" order; their tie marker is None).
     """
     if language not in LANGUAGE_VIEWS:
         raise NotFound(f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}")
@@ -94,9 +149,17 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
         if not summary:
             continue
         per_task = {r.task.name: r.pass_at_1 for r in run.results.all()}
-        by_key[run.pk] = (run, summary)
-        inputs.append(RankInput(key=run.pk, pass_at_1=summary["pass_at_1"], ac=summary["ac"], dsr=summary["dsr"],
-                                submitted_at=run.submission.created_at,
+        by_key[("run", run.pk)] = {"run": run, "metrics": summary}
+        inputs.append(RankInput(key=("run", run.pk), pass_at_1=summary["pass_at_1"], ac=summary["ac"],
+                                dsr=summary["dsr"], submitted_at=run.submission.created_at,
                                 per_task_pass=[per_task.get(n, 0.0) for n in task_names]))
-    return [LeaderboardRow(rank=r.rank, tied_with_leader=r.tied_with_leader, run=by_key[r.key][0],
-                           metrics=by_key[r.key][1]) for r in rank_rows(inputs)]
+    for result in reported_results(benchmark=split.benchmark.name, split=split.name, verified=True):
+        metrics = reported_metrics(result, language)
+        if metrics is None:
+            continue
+        by_key[("reported", result.pk)] = {"run": None, "reported": result, "metrics": metrics}
+        published = dt.datetime.combine(result.source_date, dt.time(), tzinfo=dt.timezone.utc)
+        inputs.append(RankInput(key=("reported", result.pk), pass_at_1=metrics["pass_at_1"], ac=metrics["ac"],
+                                dsr=metrics["dsr"], submitted_at=published, per_task_pass=None))
+    return [LeaderboardRow(rank=r.rank, tied_with_leader=r.tied_with_leader, **by_key[r.key])
+            for r in rank_rows(inputs)]

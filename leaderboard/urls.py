@@ -6,6 +6,7 @@ app_name = "leaderboard"
 urlpatterns = [
     path("", views.home, name="home"),
     path("tasks/", views.task_list, name="tasks"),
+    path("reported/", views.reported, name="reported"),
     path("tasks/<str:name>/", views.task_detail, name="task"),
     path("systems/new/", views.system_new, name="system_new"),
     path("systems/<int:pk>/", views.system_detail, name="system"),

@@ -11,10 +11,11 @@ import markdown
 from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
 from .models import Split, System
-from .selectors import LANGUAGE_VIEWS, NotFound, leaderboard_rows, split_get, split_tasks
+from .selectors import LANGUAGE_VIEWS, NotFound, leaderboard_rows, reported_results, split_get, split_tasks
 from .services import system_create, team_for_user
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
+REPORTED_LANGUAGES = [("python", "Python"), ("java", "Java")]
 
 
 def _split_or_404(request) -> Split:
@@ -25,24 +26,43 @@ def _split_or_404(request) -> Split:
 
 
 def home(request):
-    """The split's leaderboard: a tab per language view, each with its ranked table and radar chart."""
+    """The split's leaderboard: a tab per language view, each with its ranked table and radar chart, then the
+    published results of this benchmark and split that are not ranked (in `overall`: all of them, both languages,
+    since the authors report per language only)."""
     try:
         split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
     except NotFound:
         return render(request, "leaderboard/empty.html", status=200)
+    reported = list(reported_results(benchmark=split.benchmark.name, split=split.name))
     views = []
     for language in LANGUAGE_VIEWS:
         rows = leaderboard_rows(split=split, language=language)
         count = split_tasks(split=split, language=language).count()
+        overall = language == "overall"
         views.append({
             "key": language, "label": LABELS[language], "rows": rows, "task_count": count,
             "figure_id": f"fig-{language}",
-            "figure": radar_figure(rows=[(r.system.name, r.metrics) for r in rows],
+            "figure": radar_figure(rows=[(f"{r.label} (reported)" if r.reported else r.label, r.metrics)
+                                         for r in rows],
                                    title=f"{LABELS[language]}: {split.benchmark.name} / {split.name}"),
+            "reported": [r for r in reported if overall or not r.is_verified],
+            "reported_languages": REPORTED_LANGUAGES if overall else [(language, LABELS[language])],
         })
     active = request.GET.get("language", "python")
     return render(request, "leaderboard/home.html", {"split": split, "views": views,
                                                      "active": active if active in LANGUAGE_VIEWS else "python"})
+
+
+def reported(request):
+    """Every published result "reported by the authors", per benchmark and split, with its source, the
+    consistency check and whether an admin verified it for the ranked tables."""
+    rows = list(reported_results(benchmark=request.GET.get("benchmark"), split=request.GET.get("split")))
+    groups: dict[tuple[str, str], list] = {}
+    for row in rows:
+        groups.setdefault((row.benchmark_name, row.split_name), []).append(row)
+    return render(request, "leaderboard/reported.html", {
+        "groups": [{"benchmark": b, "split": s, "rows": g, "first": g[0]} for (b, s), g in groups.items()],
+        "languages": REPORTED_LANGUAGES})
 
 
 def render_readme(text: str) -> str:

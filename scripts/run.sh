@@ -8,6 +8,7 @@ PY=.venv/bin/python
 $PY manage.py migrate --noinput -v0
 $PY manage.py collectstatic --noinput -v0
 $PY manage.py import_benchmark benchmarks/demo
+$PY manage.py import_reported benchmarks/reported/repogenesis-verified.toml
 $PY manage.py seed_demo
 CONCURRENCY=${EVALUATION_TASK_CONCURRENCY:-2}
 .venv/bin/celery -A config worker --loglevel=INFO --concurrency="$CONCURRENCY" --without-gossip --without-mingle \

@@ -18,24 +18,26 @@ DECIMALS = 4
 @dataclass(frozen=True)
 class RankInput:
     """One leaderboard row: aggregate Pass@1, AC (None: no task declares endpoints), DSR, submission time, and the
-    per-task Pass@1 in the split's task order (for the paired bootstrap)."""
+    per-task Pass@1 in the split's task order (for the paired bootstrap; None for a row known only by its
+    aggregates, such as a published result, whose tie with the leader cannot be computed)."""
 
     key: Hashable
     pass_at_1: float
     ac: float | None
     dsr: float
     submitted_at: datetime
-    per_task_pass: tuple[float, ...] | list[float]
+    per_task_pass: tuple[float, ...] | list[float] | None
 
 
 @dataclass(frozen=True)
 class RankedRow:
     """`rank` is shared by rows equal on rounded (Pass@1, AC, DSR): 1, 2, 2, 4. `tied_with_leader`: the paired
-    bootstrap interval with row #1 contains 0 (always False for the first row)."""
+    bootstrap interval with row #1 contains 0 (always False for the first row; None when this row or the leader
+    has no per-task results)."""
 
     key: Hashable
     rank: int
-    tied_with_leader: bool
+    tied_with_leader: bool | None
     row: RankInput
 
 
@@ -50,6 +52,7 @@ def rank_rows(
     """Rows in leaderboard order: Pass@1 desc, AC desc (None last), DSR desc, then earlier `submitted_at`, all metric
     comparisons on values rounded to 4 decimals (so order and shared ranks agree); `str(key)` breaks full ties.
     Raises ValueError when a row's `per_task_pass` differs in length from the leader's or is empty.
+    A row without `per_task_pass` (None) is ranked on its aggregates; its tie marker is None.
     `submitted_at` values must be all naive or all aware (else TypeError, as datetime comparison raises).
     """
     ordered = sorted(
@@ -64,8 +67,12 @@ def rank_rows(
         key = _metrics_key(row)
         if key != previous:
             rank, previous = position, key
-        tied = row is not leader and paired_tie_with_leader(
-            list(leader.per_task_pass), list(row.per_task_pass), resamples=resamples, seed=seed
-        )
+        if row is leader:
+            tied: bool | None = False
+        elif leader.per_task_pass is None or row.per_task_pass is None:
+            tied = None
+        else:
+            tied = paired_tie_with_leader(list(leader.per_task_pass), list(row.per_task_pass),
+                                          resamples=resamples, seed=seed)
         ranked.append(RankedRow(key=row.key, rank=rank, tied_with_leader=tied, row=row))
     return ranked

@@ -26,3 +26,17 @@ def metric(metrics: dict, key: str):
 def pct(value):
     """A fraction as a percentage with one decimal, `n/a` for None."""
     return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+@register.simple_tag
+def published(result, language: str, metric: str):
+    """A reported row's value exactly as published (`23.67%`), `—` when the source gives none; a value that
+    cannot come from the stated task or endpoint counts is marked with the check's message."""
+    value = result.value(language, metric)
+    if value is None:
+        return format_html('<span class="na" title="not published">—</span>')
+    problem = next((f["message"] for f in result.findings
+                    if f["field"] == f"{language}_{metric}" and f["kind"] == "denominator"), None)
+    if problem:
+        return format_html('<span class="inconsistent" title="{}">{}% ⚠</span>', problem, value)
+    return format_html("{}%", value)

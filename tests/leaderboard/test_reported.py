@@ -1,0 +1,192 @@
+"""Published results "reported by the authors": the data file, the consistency check, import, verification,
+and where the rows show up (kept apart from ranked rows until an admin verifies them)."""
+import csv
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
+
+from leaderboard.models import ReportedResult
+from leaderboard.reported_files import ReportedFormatError, ratio_possible, read_reported
+from leaderboard.selectors import leaderboard_rows
+from leaderboard.services import reported_result_verify
+from tests.conftest import ROOT
+from tests.factories import finished_submission
+
+MANIFEST = ROOT / "benchmarks" / "reported" / "repogenesis-verified.toml"
+HEADER = "system,base_model,type,python_pass_at_1,python_ac,python_dsr,java_pass_at_1,java_ac,java_dsr"
+
+
+def write_source(folder: Path, rows: list[str], *, benchmark: str = "demo", extra: str = "") -> Path:
+    """A manifest + CSV in `folder` for the demo benchmark's verified split (5 Python, 1 Java task), so that
+    reported rows can meet evaluated rows in the same table. Returns the manifest path."""
+    (folder / "r.csv").write_text("# test data\n" + "\n".join([HEADER, *rows]) + "\n")
+    manifest = folder / "r.toml"
+    manifest.write_text(f'''benchmark = "{benchmark}"
+split = "verified"
+results = "r.csv"
+source = "test source"
+source_url = "https://example.org/results"
+source_date = 2026-02-01
+paper = "A paper"
+{extra}
+[denominators.python]
+tasks = 5
+endpoints = 20
+[denominators.java]
+tasks = 1
+endpoints = 4
+''')
+    return manifest
+
+
+def test_the_published_file_reads_with_its_source_and_every_row():
+    source = read_reported(MANIFEST)
+    assert (source.benchmark, source.split) == ("repogenesis", "verified")
+    assert "pzy2000/RepoGenesis" in source.source and str(source.source_date) == "2026-02-01"
+    assert len(source.rows) == 36
+    best = next(r for r in source.rows if (r.system, r.base_model) == ("Copilot", "Claude Sonnet 4.5"))
+    # The best published numbers, as in the paper's abstract.
+    assert best.values["python_pass_at_1"] == Decimal("23.67") and best.values["java_pass_at_1"] == Decimal("21.45")
+
+
+def test_our_consistency_check_agrees_with_the_files_own_column_on_every_row():
+    lines = [line for line in MANIFEST.with_suffix(".csv").read_text().splitlines() if not line.startswith("#")]
+    claimed = {(r["system"], r["base_model"]): r["consistent"] == "yes" for r in csv.DictReader(lines)}
+    computed = {(r.system, r.base_model): r.consistent for r in read_reported(MANIFEST).rows}
+    assert computed == claimed
+    assert sum(not ok for ok in computed.values()) == 12
+
+
+@pytest.mark.parametrize("value, denominator, possible", [
+    ("4.55", 22, True),     # 1/22 = 4.5454..., rounded
+    ("67.82", 115, True),   # 78/115 = 67.826..., truncated
+    ("16.50", 22, False),   # 3.63 tasks
+    ("2.27", 22, False),    # half a task
+    ("0.00", 22, True), ("100.00", 8, True), ("12.50", 8, True), ("12.00", 8, False),
+])
+def test_a_published_ratio_must_be_a_whole_count_over_its_denominator(value, denominator, possible):
+    assert ratio_possible(Decimal(value), denominator) is possible
+
+
+def test_pass_at_1_above_zero_with_dsr_zero_is_a_remark_not_an_inconsistency():
+    row = next(r for r in read_reported(MANIFEST).rows if (r.system, r.base_model) == ("Antigravity", "Gemini 3 Pro"))
+    assert row.consistent
+    assert [f.field for f in row.findings if f.kind == "definition"] == ["python_dsr"]
+
+
+@pytest.mark.parametrize("row, message", [
+    ("Bot,M,agent,abc,0,0,0,0,0", "line 3, python_pass_at_1: 'abc' is not a number"),
+    ("Bot,M,agent,101,0,0,0,0,0", "line 3, python_pass_at_1: '101' is not a percentage between 0 and 100"),
+    ("Bot,M,agent,1.234,0,0,0,0,0", "more than 2 decimals"),
+    ("Bot,M,robot,1,0,0,0,0,0", "line 3: type 'robot' is not one of agent, ide, other"),
+    ("Bot,M,agent,1,0,0", "line 3: expected 9 columns"),
+    ("Bot,M,agent,1,0,0,0,0,0\nBot,M,ide,2,0,0,0,0,0", "line 4: Bot / M repeats line 3"),
+])
+def test_bad_rows_name_their_line_and_column(tmp_path, row, message):
+    with pytest.raises(ReportedFormatError, match=message.replace("(", r"\(")):
+        read_reported(write_source(tmp_path, row.split("\n")))
+
+
+def test_a_manifest_without_its_source_is_refused(tmp_path):
+    manifest = write_source(tmp_path, ["Bot,M,agent,0,0,0,0,0,0"])
+    manifest.write_text(manifest.read_text().replace('source = "test source"\n', ""))
+    with pytest.raises(ReportedFormatError, match="missing source"):
+        read_reported(manifest)
+
+
+def test_import_is_idempotent_and_a_bad_file_changes_nothing(db, tmp_path):
+    call_command("import_reported", str(MANIFEST), stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    call_command("import_reported", str(MANIFEST), stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    assert ReportedResult.objects.filter(benchmark_name="repogenesis").count() == 36
+    bad = write_source(tmp_path, ["Copilot,Claude Sonnet 4.5,ide,oops,0,0,0,0,0"], benchmark="repogenesis")
+    with pytest.raises(CommandError, match="nothing was imported"):
+        call_command("import_reported", str(bad))
+    assert ReportedResult.objects.filter(benchmark_name="repogenesis").count() == 36
+    copilot = ReportedResult.objects.get(system="Copilot", base_model="Claude Sonnet 4.5")
+    assert copilot.python_pass_at_1 == Decimal("23.67") and copilot.source.startswith("pzy2000/RepoGenesis")
+
+
+def test_changed_values_clear_a_verification_and_dropped_rows_are_removed(db, tmp_path):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    call_command("import_reported", str(write_source(tmp_path, ["Bot,M,agent,40,50,60,0,25,100",
+                                                                "Gone,M,agent,0,0,0,0,0,0"])),
+                 stdout=open("/dev/null", "w"))
+    reported_result_verify(result=ReportedResult.objects.get(system="Bot"), user=admin)
+    call_command("import_reported", str(write_source(tmp_path, ["Bot,M,agent,45,50,60,0,25,100"])),
+                 stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    bot = ReportedResult.objects.get(system="Bot")
+    assert bot.python_pass_at_1 == Decimal("45") and not bot.is_verified
+    assert not ReportedResult.objects.filter(system="Gone").exists()
+
+
+def test_an_inconsistent_row_cannot_be_verified(db):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    call_command("import_reported", str(MANIFEST), stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    row = ReportedResult.objects.get(system="DeepCode", base_model="Claude Sonnet 4.5")
+    with pytest.raises(ValidationError, match="Python DSR 16.50% is not k/22 tasks"):
+        reported_result_verify(result=row, user=admin)
+    row.refresh_from_db()
+    assert not row.is_verified
+
+
+def test_unverified_rows_stay_out_of_the_ranking_and_verified_ones_join_their_language(demo_split, tmp_path):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    finished_submission(split=demo_split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
+    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100"])),
+                 stdout=open("/dev/null", "w"))
+    assert [r.label for r in leaderboard_rows(split=demo_split, language="python")] == ["Ours"]
+
+    reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
+    python = leaderboard_rows(split=demo_split, language="python")
+    assert [(r.rank, r.label) for r in python] == [(1, "Paper Bot · GPT-X"), (2, "Ours")]
+    assert python[0].metrics["pass_at_1"] == pytest.approx(0.40) and python[0].metrics["pass_at_1_ci"] is None
+    assert python[1].tied_with_leader is None  # no per-task results published: a tie cannot be computed
+    java = leaderboard_rows(split=demo_split, language="java")
+    assert [(r.rank, r.label) for r in java] == [(1, "Paper Bot · GPT-X"), (2, "Ours")]  # 0% tie broken by AC
+    assert [r.label for r in leaderboard_rows(split=demo_split, language="overall")] == ["Ours"]
+
+
+def test_pages_and_api_show_reported_rows_marked_and_apart(client, demo_split, tmp_path):
+    finished_submission(split=demo_split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
+    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100",
+                                                                "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"])),
+                 stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    home = client.get("/").content.decode()
+    ranked, apart = home.split("Reported by the authors", 1)
+    assert "Ours" in ranked and "Paper Bot" not in ranked
+    assert "Paper Bot" in apart and "40.00%" in apart and "not verified" in apart
+    assert "Python DSR 50.00% is not k/5 tasks" in apart  # the inconsistent value is marked with the reason
+
+    page = client.get("/reported/").content.decode()
+    assert "test source" in page and "https://example.org/results" in page and "Paper Bot" in page
+
+    api = APIClient()
+    board = api.get("/api/v1/leaderboard/?language=python").json()
+    assert [r["system"] for r in board["rows"]] == ["Ours"] and board["rows"][0]["origin"] == "evaluated"
+    assert {r["system"] for r in board["reported"]} == {"Paper Bot", "Odd Bot"}
+    listing = api.get("/api/v1/reported/?benchmark=demo").json()["results"]
+    odd = next(r for r in listing if r["system"] == "Odd Bot")
+    assert odd["values_percent"]["python"]["ac"] == "33.33" and odd["consistent"] is False
+    assert odd["verified"] is False and odd["source_url"] == "https://example.org/results"
+
+
+def test_admin_verify_action_ranks_consistent_rows_and_refuses_inconsistent_ones(client, demo_split, tmp_path):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100",
+                                                                "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"])),
+                 stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    client.force_login(admin)
+    ids = [str(pk) for pk in ReportedResult.objects.values_list("pk", flat=True)]
+    resp = client.post("/admin/leaderboard/reportedresult/", {"action": "verify", "_selected_action": ids},
+                       follow=True)
+    assert "Odd Bot · GPT-Y cannot be verified" in resp.content.decode()
+    assert {r.system: r.is_verified for r in ReportedResult.objects.all()} == {"Paper Bot": True, "Odd Bot": False}
+    assert ReportedResult.objects.get(system="Paper Bot").verified_by == admin
+    board = APIClient().get("/api/v1/leaderboard/?language=python").json()
+    assert [(r["rank"], r["system"], r["origin"]) for r in board["rows"]] == [(1, "Paper Bot", "reported")]
+    assert [r["system"] for r in board["reported"]] == ["Odd Bot"]
