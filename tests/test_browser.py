@@ -60,3 +60,41 @@ def test_tabs_switch_and_radar_charts_render(live_server, page):
     page.wait_for_selector("#radar-overall .main-svg")
     page.screenshot(path=str(shots / "leaderboard-overall.png"), full_page=True)
     assert page.locator("#radar-overall .legend .traces").count() == 2
+
+
+def test_published_results_stay_folded_apart_until_opened(live_server, page, tmp_path):
+    import os
+
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    from leaderboard.models import ReportedResult
+    from leaderboard.services import reported_result_verify
+    from tests.leaderboard.test_reported import write_source
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    split = import_demo().splits.get(name="verified")
+    finished_submission(split=split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
+    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100",
+                                                                "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"])),
+                 stdout=open(os.devnull, "w"), stderr=open(os.devnull, "w"))
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
+
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#radar-python .main-svg")
+    ranked = page.locator("#panel-python table.board").first.locator("tbody tr")
+    assert [ranked.nth(i).locator("td").nth(1).inner_text() for i in range(ranked.count())] == ["Paper Bot reported",
+                                                                                                  "Ours"]
+    assert page.locator("#radar-python .legend .traces").count() == 2
+    folded = page.locator("#panel-python details.reported")
+    assert not folded.locator("table").is_visible()
+    folded.locator("summary").click()
+    assert folded.locator("table").is_visible() and "Odd Bot" in folded.inner_text()
+    shots = Path(settings.VAR_DIR) / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "leaderboard-reported.png"), full_page=True)
+
+    page.goto(live_server.url + "/reported/")
+    assert page.locator("#reported-{} .inconsistent".format(ReportedResult.objects.get(system="Odd Bot").pk)).count() == 3
+    assert "verified by an admin" in page.locator(f"#reported-{ReportedResult.objects.get(system='Paper Bot').pk}").inner_text()
