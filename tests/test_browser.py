@@ -66,18 +66,15 @@ def test_published_results_stay_folded_apart_until_opened(live_server, page, tmp
     import os
 
     from django.contrib.auth.models import User
-    from django.core.management import call_command
 
     from leaderboard.models import ReportedResult
     from leaderboard.services import reported_result_verify
-    from tests.leaderboard.test_reported import write_source
+    from tests.leaderboard.test_reported import TWO_ROWS, import_reported, write_source
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     split = import_demo().splits.get(name="verified")
     finished_submission(split=split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
-    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100",
-                                                                "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"])),
-                 stdout=open(os.devnull, "w"), stderr=open(os.devnull, "w"))
+    import_reported(write_source(tmp_path, TWO_ROWS))
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
     reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
 

@@ -1,6 +1,7 @@
 """Published results "reported by the authors": the data file, the consistency check, import, verification,
 and where the rows show up (kept apart from ranked rows until an admin verifies them)."""
 import csv
+import io
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from tests.conftest import ROOT
 from tests.factories import finished_submission
 
 MANIFEST = ROOT / "benchmarks" / "reported" / "repogenesis-verified.toml"
+#: One consistent row, and one whose Python AC (33.33% of 20 endpoints) and DSR (50% of 5 tasks) are impossible.
+TWO_ROWS = ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100", "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"]
 HEADER = "system,base_model,type,python_pass_at_1,python_ac,python_dsr,java_pass_at_1,java_ac,java_dsr"
 
 
@@ -42,6 +45,13 @@ tasks = 1
 endpoints = 4
 ''')
     return manifest
+
+
+def import_reported(manifest: Path) -> str:
+    """Run `manage.py import_reported` and return what it printed (stdout, then stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_reported", str(manifest), stdout=out, stderr=err)
+    return out.getvalue() + err.getvalue()
 
 
 def test_the_published_file_reads_with_its_source_and_every_row():
@@ -100,12 +110,12 @@ def test_a_manifest_without_its_source_is_refused(tmp_path):
 
 
 def test_import_is_idempotent_and_a_bad_file_changes_nothing(db, tmp_path):
-    call_command("import_reported", str(MANIFEST), stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
-    call_command("import_reported", str(MANIFEST), stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    import_reported(MANIFEST)
+    assert "0 new, 0 updated, 36 unchanged, 0 removed" in import_reported(MANIFEST)
     assert ReportedResult.objects.filter(benchmark_name="repogenesis").count() == 36
     bad = write_source(tmp_path, ["Copilot,Claude Sonnet 4.5,ide,oops,0,0,0,0,0"], benchmark="repogenesis")
     with pytest.raises(CommandError, match="nothing was imported"):
-        call_command("import_reported", str(bad))
+        import_reported(bad)
     assert ReportedResult.objects.filter(benchmark_name="repogenesis").count() == 36
     copilot = ReportedResult.objects.get(system="Copilot", base_model="Claude Sonnet 4.5")
     assert copilot.python_pass_at_1 == Decimal("23.67") and copilot.source.startswith("pzy2000/RepoGenesis")
@@ -113,12 +123,10 @@ def test_import_is_idempotent_and_a_bad_file_changes_nothing(db, tmp_path):
 
 def test_changed_values_clear_a_verification_and_dropped_rows_are_removed(db, tmp_path):
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
-    call_command("import_reported", str(write_source(tmp_path, ["Bot,M,agent,40,50,60,0,25,100",
-                                                                "Gone,M,agent,0,0,0,0,0,0"])),
-                 stdout=open("/dev/null", "w"))
+    import_reported(write_source(tmp_path, ["Bot,M,agent,40,50,60,0,25,100", "Gone,M,agent,0,0,0,0,0,0"]))
     reported_result_verify(result=ReportedResult.objects.get(system="Bot"), user=admin)
-    call_command("import_reported", str(write_source(tmp_path, ["Bot,M,agent,45,50,60,0,25,100"])),
-                 stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    printed = import_reported(write_source(tmp_path, ["Bot,M,agent,45,50,60,0,25,100"]))
+    assert "Bot · M: published values changed, verification cleared" in printed
     bot = ReportedResult.objects.get(system="Bot")
     assert bot.python_pass_at_1 == Decimal("45") and not bot.is_verified
     assert not ReportedResult.objects.filter(system="Gone").exists()
@@ -126,7 +134,7 @@ def test_changed_values_clear_a_verification_and_dropped_rows_are_removed(db, tm
 
 def test_an_inconsistent_row_cannot_be_verified(db):
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
-    call_command("import_reported", str(MANIFEST), stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    import_reported(MANIFEST)
     row = ReportedResult.objects.get(system="DeepCode", base_model="Claude Sonnet 4.5")
     with pytest.raises(ValidationError, match="Python DSR 16.50% is not k/22 tasks"):
         reported_result_verify(result=row, user=admin)
@@ -137,8 +145,7 @@ def test_an_inconsistent_row_cannot_be_verified(db):
 def test_unverified_rows_stay_out_of_the_ranking_and_verified_ones_join_their_language(demo_split, tmp_path):
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
     finished_submission(split=demo_split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
-    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100"])),
-                 stdout=open("/dev/null", "w"))
+    import_reported(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100"]))
     assert [r.label for r in leaderboard_rows(split=demo_split, language="python")] == ["Ours"]
 
     reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
@@ -153,9 +160,7 @@ def test_unverified_rows_stay_out_of_the_ranking_and_verified_ones_join_their_la
 
 def test_pages_and_api_show_reported_rows_marked_and_apart(client, demo_split, tmp_path):
     finished_submission(split=demo_split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
-    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100",
-                                                                "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"])),
-                 stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    import_reported(write_source(tmp_path, TWO_ROWS))
     home = client.get("/").content.decode()
     ranked, apart = home.split("Reported by the authors", 1)
     assert "Ours" in ranked and "Paper Bot" not in ranked
@@ -177,9 +182,7 @@ def test_pages_and_api_show_reported_rows_marked_and_apart(client, demo_split, t
 
 def test_admin_verify_action_ranks_consistent_rows_and_refuses_inconsistent_ones(client, demo_split, tmp_path):
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
-    call_command("import_reported", str(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100",
-                                                                "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"])),
-                 stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
+    import_reported(write_source(tmp_path, TWO_ROWS))
     client.force_login(admin)
     ids = [str(pk) for pk in ReportedResult.objects.values_list("pk", flat=True)]
     resp = client.post("/admin/leaderboard/reportedresult/", {"action": "verify", "_selected_action": ids},
