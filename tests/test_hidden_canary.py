@@ -58,7 +58,7 @@ def _urls(submission, system) -> list[str]:
         "/api/v1/systems/", "/api/v1/submissions/", f"/api/v1/submissions/{pk}/",
         f"/api/v1/submissions/{pk}/report.json", f"/api/v1/submissions/{pk}/report.csv",
         f"/api/v1/submissions/{pk}/archive", "/api/v1/schema/",
-        "/api/docs/", "/submit/", "/signup/", "/accounts/login/",
+        "/api/docs/", "/submit/", "/signup/", "/accounts/login/", "/reported/", "/api/v1/reported/",
     ]
 
 
