@@ -1,4 +1,5 @@
 """Pages: the leaderboard, the task catalog, systems, sign-up."""
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -10,7 +11,7 @@ import markdown
 
 from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
-from .models import Split, System
+from .models import Benchmark, Split, System
 from .selectors import LANGUAGE_VIEWS, NotFound, leaderboard_rows, reported_results, split_get, split_tasks
 from .services import system_create, team_for_user
 
@@ -31,8 +32,11 @@ def home(request):
     since the authors report per language only)."""
     try:
         split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
-    except NotFound:
-        return render(request, "leaderboard/empty.html", status=200)
+    except NotFound as exc:
+        asked = request.GET.get("benchmark") or request.GET.get("split")
+        return render(request, "leaderboard/empty.html", status=404 if asked else 200, context={
+            "problem": str(exc), "asked": asked, "benchmarks": Benchmark.objects.filter(is_current=True),
+            "reported": reported_results(benchmark=request.GET.get("benchmark") or settings.DEFAULT_BENCHMARK).exists()})
     reported = list(reported_results(benchmark=split.benchmark.name, split=split.name))
     views = []
     for language in LANGUAGE_VIEWS:

@@ -193,3 +193,11 @@ def test_admin_verify_action_ranks_consistent_rows_and_refuses_inconsistent_ones
     board = APIClient().get("/api/v1/leaderboard/?language=python").json()
     assert [(r["rank"], r["system"], r["origin"]) for r in board["rows"]] == [(1, "Paper Bot", "reported")]
     assert [r["system"] for r in board["reported"]] == ["Odd Bot"]
+
+
+def test_asking_for_a_benchmark_that_is_not_imported_points_at_its_published_results(client, demo_split):
+    import_reported(MANIFEST)
+    resp = client.get("/?benchmark=repogenesis")
+    page = resp.content.decode()
+    assert resp.status_code == 404 and "No benchmark named &#x27;repogenesis&#x27;" in page
+    assert "?benchmark=demo&amp;split=verified" in page and 'href="/reported/"' in page
