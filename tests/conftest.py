@@ -1,6 +1,8 @@
-"""Shared fixtures: the demo benchmark imported once per session, users with tokens, demo archives."""
+"""Shared fixtures: the demo benchmark imported once per session, users with tokens, demo archives, sandboxes."""
 from __future__ import annotations
 
+import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,26 @@ def demo_zip():
     from submissions.archives import zip_submission_folder
 
     return lambda name: zip_submission_folder(DEMO_SUBMISSIONS / name)
+
+
+@pytest.fixture
+def open_box(tmp_path):
+    """open_box(backend, port=...) -> (sandbox, work_dir owned by the service user, key); closed after the test."""
+    from evaluation.sandbox import Role
+
+    opened = []
+
+    def make(backend, *, port: int = 18080):
+        key = f"t{uuid.uuid4().hex[:10]}"
+        work = tmp_path / key
+        work.mkdir(mode=0o755)
+        sandbox = backend.open_task(key=key, port=port, work_dir=work)
+        opened.append(sandbox)
+        owner = sandbox.owner(Role.SERVICE)
+        if owner:
+            os.chown(work, *owner)
+        return sandbox, work, key
+
+    yield make
+    for sandbox in opened:
+        sandbox.close()

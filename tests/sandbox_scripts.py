@@ -26,3 +26,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 http.server.HTTPServer(("127.0.0.1", int(os.environ["PORT"])), Handler).serve_forever()
 '''
+
+#: Prints `<host> <port> CONNECTED` or `<host> <port> BLOCKED <error>` for a TCP connection to each
+#: argv host/port pair (argv[1]:argv[2], argv[3]:argv[4], ...), a line each.
+CONNECT = r'''
+import socket, sys
+for host, port in zip(sys.argv[1::2], sys.argv[2::2]):
+    try:
+        socket.create_connection((host, int(port)), timeout=3).close()
+        print(host, port, "CONNECTED", flush=True)
+    except OSError as exc:
+        print(host, port, "BLOCKED", exc, flush=True)
+'''
+
+#: Asks the proxy in $HTTPS_PROXY for argv[1] (a CONNECT target, or "GET <url>" for a plain request); prints its
+#: status line, or NO PROXY when nothing answers there.
+VIA_PROXY = r'''
+import os, socket, sys
+host, port = os.environ["HTTPS_PROXY"].rsplit("/", 1)[-1].split(":")
+target = sys.argv[1]
+line = f"{target} HTTP/1.1" if target.startswith("GET ") else f"CONNECT {target} HTTP/1.1"
+try:
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    sock.sendall(f"{line}\r\nHost: {target}\r\n\r\n".encode())
+    print(sock.recv(200).split(b"\r\n")[0].decode())
+except OSError as exc:
+    print("NO PROXY", exc)
+'''

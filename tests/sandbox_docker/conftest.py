@@ -7,12 +7,9 @@ import os
 import shutil
 import subprocess
 import time
-import uuid
 from pathlib import Path
 
 import pytest
-
-from evaluation.sandbox import Role
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOCKERD_ARGS = ["--iptables=false", "--ip-forward=false", "--bridge=none"]
@@ -76,23 +73,3 @@ def docker_backend(dockerd):
     from evaluation.sandbox import get_backend
 
     return get_backend("docker")
-
-
-@pytest.fixture
-def open_box(tmp_path):
-    """open_box(backend, port=...) -> (sandbox, work_dir owned by the service uid, key); closed after the test."""
-    opened = []
-
-    def make(backend, *, port: int = 18080):
-        key = f"t{uuid.uuid4().hex[:10]}"
-        work = tmp_path / key
-        work.mkdir(mode=0o755)
-        sandbox = backend.open_task(key=key, port=port, work_dir=work)
-        opened.append(sandbox)
-        os.chown(work, *sandbox.owner(Role.SERVICE))
-        return sandbox, work, key
-
-    yield make
-    for sandbox in opened:
-        sandbox.close()
-

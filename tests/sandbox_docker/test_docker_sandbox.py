@@ -2,101 +2,26 @@
 built by docker/build-images.sh (see conftest.py): real containers, real namespaces, real limits."""
 from __future__ import annotations
 
-import http.client
 import os
 import socket
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
-from evaluation.engine.readiness import port_state
 from evaluation.sandbox import Mount, Role, SandboxError, get_backend
 from evaluation.sandbox.base import LOG_CAP_BYTES
 from evaluation.sandbox.cgroups import ResourceLimits
 from evaluation.sandbox.docker_backend import LABEL_BACKEND, LABEL_TASK, LABEL_WORKER
-from tests.sandbox_scripts import DAEMON
+from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
+from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
 
 pytestmark = pytest.mark.docker
 
-#: Prints CONNECTED or BLOCKED for a TCP connection to argv[1]:argv[2] (several pairs allowed).
-CONNECT = r'''
-import socket, sys
-for host, port in zip(sys.argv[1::2], sys.argv[2::2]):
-    try:
-        socket.create_connection((host, int(port)), timeout=3).close()
-        print(host, port, "CONNECTED", flush=True)
-    except OSError as exc:
-        print(host, port, "BLOCKED", exc, flush=True)
-'''
-
-#: Asks the proxy in $HTTPS_PROXY for argv[1] (a CONNECT target); prints its status line.
-VIA_PROXY = r'''
-import os, socket, sys
-host, port = os.environ["HTTPS_PROXY"].rsplit("/", 1)[-1].split(":")
-try:
-    sock = socket.create_connection((host, int(port)), timeout=10)
-    sock.sendall(f"CONNECT {sys.argv[1]} HTTP/1.1\r\nHost: {sys.argv[1]}\r\n\r\n".encode())
-    print(sock.recv(200).split(b"\r\n")[0].decode())
-except OSError as exc:
-    print("NO PROXY", exc)
-'''
-
 
 # --- helpers -------------------------------------------------------------------------------------
-def eventually(check, timeout: float = 10.0, interval: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(interval)
-
-
-def http_get(port: int, path: str = "/") -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
-
-
-def wait_http(sandbox, port: int, timeout: float = 15.0) -> str:
-    eventually(lambda: sandbox.in_network(lambda: port_state(port)) == "http", timeout)
-    return sandbox.in_network(lambda: port_state(port))
-
-
-def write_script(path: Path, text: str) -> Path:
-    path.write_text(text)
-    path.chmod(0o755)
-    return path
-
-
-def run_py(sandbox, work: Path, code: str, *args: str, role: Role = Role.SERVICE, timeout: float = 30, env=None):
-    return sandbox.run(["python3", "-c", code, *args], role=role, cwd=work, env=env or {}, timeout=timeout,
-                       mounts=[Mount(work, True)])
-
-
 def task_containers(client, key: str) -> list:
     return client.containers.list(all=True, filters={"label": f"{LABEL_TASK}={key}"})
-
-
-def live_processes(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker in cmdline and state not in ("Z", "X"):
-            found.append(int(entry.name))
-    return found
 
 
 @pytest.fixture
@@ -113,15 +38,6 @@ def host_redis():
     listener.listen()
     yield 6379
     listener.close()
-
-
-def host_address() -> str | None:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            return probe.getsockname()[0]
-        except OSError:
-            return None
 
 
 # --- backend -------------------------------------------------------------------------------------

@@ -1,0 +1,83 @@
+"""Helpers the sandbox tests of both backends (local and docker) share: polling, HTTP, scripts, processes."""
+from __future__ import annotations
+
+import http.client
+import socket
+import time
+from pathlib import Path
+
+from evaluation.engine.readiness import port_state
+from evaluation.sandbox import Mount, Role
+
+
+def eventually(check, timeout: float = 10.0, interval: float = 0.1):
+    """Poll check() until it returns something truthy (returned) or `timeout` passes (last value returned)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def http_get(port: int, path: str = "/") -> tuple[int, bytes]:
+    """GET `path` from 127.0.0.1:`port` (of the calling network namespace); returns (status, body)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def wait_http(sandbox, port: int, timeout: float = 15.0) -> str:
+    """Poll the sandbox's loopback until `port` answers HTTP; returns the last port state."""
+    eventually(lambda: sandbox.in_network(lambda: port_state(port)) == "http", timeout)
+    return sandbox.in_network(lambda: port_state(port))
+
+
+def write_script(path: Path, text: str) -> Path:
+    """Write `text` to `path`, make it executable and return the path."""
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+def run_py(sandbox, work: Path, code: str, *args: str, role: Role = Role.SERVICE, timeout: float = 30,
+           env: dict | None = None):
+    """Run `python3 -c code args...` in the sandbox as `role`, in `work` (mounted writable); returns its result."""
+    return sandbox.run(["python3", "-c", code, *args], role=role, cwd=work, env=env or {}, timeout=timeout,
+                       mounts=[Mount(work, True)])
+
+
+def live_processes(marker: str, *, uid: int | None = None) -> list[int]:
+    """Pids of live (not zombie or dead) processes whose command line holds `marker` (and whose real uid is `uid`)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("State", "").split()[:1] in (["Z"], ["X"]):
+            continue
+        if marker not in cmdline:
+            continue
+        if uid is not None and int(fields["Uid"].split()[0]) != uid:
+            continue
+        found.append(int(entry.name))
+    return found
+
+
+def host_address() -> str | None:
+    """The host's own address on its default route (None when it has none)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+        except OSError:
+            return None
