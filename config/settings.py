@@ -170,6 +170,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_queue),
         "data_folder_out": str(_queue),
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
+        "control_folder": str(VAR_DIR / "broker" / "control"),  # kombu's default is ./control in the checkout
         "store_processed": False,
         "polling_interval": 0.5,
     }
