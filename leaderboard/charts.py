@@ -1,6 +1,7 @@
 """Plotly figures built server-side as plain dicts (DESIGN.md: pure functions; plotly.js draws them)."""
 from __future__ import annotations
 
+import html
 import json
 from typing import Any, Iterable
 
@@ -31,6 +32,12 @@ def _ci_text(metrics: dict, key: str) -> str:
     return f"{_pct(value):.1f}% [{_pct(ci[0]):.1f}, {_pct(ci[1]):.1f}]" if ci else f"{_pct(value):.1f}%"
 
 
+def _label(text: str) -> str:
+    """A user-chosen name made safe for Plotly, which renders a subset of HTML (links, bold) in names and hover
+    text: `<` and `&` become entities that Plotly shows as the characters themselves."""
+    return html.escape(text, quote=False)
+
+
 def radar_figure(*, rows: Iterable[tuple[str, dict]], title: str) -> dict[str, Any]:
     """A radar chart (Pass@1, AC, DSR, Solved in percent) with one trace per system, top 8 rows.
 
@@ -39,7 +46,8 @@ def radar_figure(*, rows: Iterable[tuple[str, dict]], title: str) -> dict[str, A
     """
     fig = go.Figure()
     labels = [label for _, label in AXES]
-    for name, metrics in list(rows)[:MAX_TRACES]:
+    for raw_name, metrics in list(rows)[:MAX_TRACES]:
+        name = _label(raw_name)
         values = [_pct(metrics.get(key)) for key, _ in AXES]
         hover = [f"{name}<br>{label}: {_ci_text(metrics, key)}" for key, label in AXES]
         fig.add_trace(go.Scatterpolar(r=values + values[:1], theta=labels + labels[:1], name=name, fill="toself",
@@ -63,7 +71,7 @@ def failure_breakdown_figure(*, rows: Iterable[tuple[str, dict[str, int]]], titl
         counts = [outcomes.get(outcome.value, 0) for _, outcomes in rows]
         if not any(counts):
             continue
-        fig.add_trace(go.Bar(y=[label for label, _ in rows], x=counts, orientation="h", name=f"{group}: {outcome.value}",
+        fig.add_trace(go.Bar(y=[_label(label) for label, _ in rows], x=counts, orientation="h", name=f"{group}: {outcome.value}",
                              marker={"color": GROUP_COLORS[GROUPS[outcome]]}, marker_line={"width": 1, "color": "#fff"},
                              hovertemplate=f"{LABELS[outcome]} ({group})<br>%{{x}} tasks<extra></extra>"))
     fig.update_layout(title={"text": title, "x": 0.5}, barmode="stack",

@@ -129,7 +129,7 @@ class ReportedResult(models.Model):
     report is null. Kept apart from ranked rows until an admin verifies the row (`verified_at` set); a re-import
     that changes a verified row's values clears its verification. `findings` lists the consistency check's
     results ([{"field", "kind", "message"}], see leaderboard/reported_files.py); `consistent` is False when a
-    value cannot come from the stated task and endpoint counts, and such a row cannot be verified.
+    value cannot come from the stated task and endpoint counts. A row with any finding cannot be verified.
     """
 
     class Type(models.TextChoices):
@@ -166,6 +166,7 @@ class ReportedResult(models.Model):
         constraints = [models.UniqueConstraint(fields=["benchmark_name", "split_name", "system", "base_model"],
                                                name="reported_result_identity")]
         ordering = ["benchmark_name", "split_name", "line"]
+        verbose_name = "published result"
 
     def __str__(self) -> str:
         return f"{self.system} ({self.base_model}), reported on {self.benchmark_name}/{self.split_name}"

@@ -3,24 +3,30 @@
 No database access. `read_reported(manifest)` returns a `ReportedSource` whose rows carry the published values
 as `Decimal` percentages, exactly as written, and the findings of the consistency check:
 
-- a DSR must be k / tasks and an AC k / endpoints of the language for some whole k (the manifest's
-  `denominators`), once rounded *or* truncated to the decimals the value was published with;
-- a Pass@1 above 0 with a DSR of 0 cannot happen under SCORING.md (a task that never deployed scores 0), so it
-  points at a different definition of deployment in the authors' scripts (kept as a remark, not an inconsistency).
+- `denominator`: a DSR must be k / tasks and an AC k / endpoints of the language for some whole k (the
+  manifest's `denominators`), once rounded *or* truncated to the manifest's `decimals` (default 2);
+- `definition`: under SCORING.md a task's Pass@1 is 0 unless it deployed, so a language's Pass@1 can never exceed
+  its DSR; a row where it does counts deployment differently from us.
+Either finding keeps a row out of the ranked tables (it cannot be verified); only `denominator` findings make it
+"inconsistent" (the word the authors' file uses).
 
-Manifest (TOML): benchmark, split, results (CSV path, relative to the manifest), source, source_url, source_date,
-paper, paper_url, and [denominators.<language>] tasks / endpoints. CSV: `#` comment lines, then a header with
-system, base_model, type and `<language>_<metric>` for every language of `denominators` and metric in
-pass_at_1, ac, dsr; any other column (such as the file's own `consistent`) is ignored.
+Manifest (TOML): benchmark and split (slugs), results (CSV path, relative to the manifest), source, source_url
+(http or https), source_date (a date), paper, optional paper_url and decimals, and [denominators.<language>]
+tasks / endpoints for python and/or java. CSV (UTF-8, one row per line): `#` comment lines, then a header with
+system, base_model, type and `<language>_<metric>` for every language of `denominators` and metric in pass_at_1,
+ac, dsr; values written with exactly `decimals` decimals. An optional `consistent` column (yes/no) is the file's
+own claim, compared with our check; other columns are ignored.
 """
 from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
+from urllib.parse import urlsplit
 
 METRICS = ("pass_at_1", "ac", "dsr")
 METRIC_LABELS = {"pass_at_1": "Pass@1", "ac": "AC", "dsr": "DSR"}
@@ -29,7 +35,9 @@ TYPES = ("agent", "ide", "other")
 #: Which denominator of the manifest a metric's published value is a ratio of; Pass@1 is a mean of per-task
 #: ratios and has none.
 DENOMINATOR_OF = {"dsr": "tasks", "ac": "endpoints"}
-MANIFEST_KEYS = ("benchmark", "split", "results", "source", "source_url", "source_date", "paper", "denominators")
+#: Longest text per field (the database columns' sizes).
+MAX_LENGTH = {"system": 100, "base_model": 100, "source": 300, "paper": 300, "source_url": 200, "paper_url": 200}
+SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,64}$")
 
 
 class ReportedFormatError(ValueError):
@@ -51,7 +59,8 @@ class Finding:
 
 @dataclass
 class ReportedRowSource:
-    """One published row: system, base model, type and {`<language>_<metric>`: percent as published}."""
+    """One published row: system, base model, type and {`<language>_<metric>`: percent as published}.
+    `claimed_consistent`: the file's own `consistent` column (None when it has none)."""
 
     line: int
     system: str
@@ -59,6 +68,7 @@ class ReportedRowSource:
     type: str
     values: dict[str, Decimal]
     findings: list[Finding] = field(default_factory=list)
+    claimed_consistent: bool | None = None
 
     @property
     def consistent(self) -> bool:
@@ -81,13 +91,13 @@ class ReportedSource:
     rows: list[ReportedRowSource]
 
 
-def ratio_possible(value: Decimal, denominator: int) -> bool:
-    """True when some k/denominator (k = 0..denominator), as a percentage, rounded half-up or truncated to the
-    number of decimals `value` is written with, equals `value`. Example: 67.82 is possible for 115 (78/115 =
-    67.826..., truncated); 16.50 is not possible for 22. Raises ValueError for a denominator below 1."""
+def ratio_possible(value: Decimal, denominator: int, *, decimals: int = 2) -> bool:
+    """True when some k/denominator (k = 0..denominator), as a percentage rounded half-up or truncated to
+    `decimals`, equals `value`. Example: 67.82 is possible for 115 (78/115 = 67.826..., truncated); 16.50 is not
+    possible for 22. Raises ValueError for a denominator below 1."""
     if denominator < 1:
         raise ValueError(f"denominator must be at least 1, got {denominator}")
-    step = Decimal(1).scaleb(value.as_tuple().exponent)
+    step = Decimal(1).scaleb(-decimals)
     for k in range(denominator + 1):
         exact = Decimal(100 * k) / Decimal(denominator)
         if value in (exact.quantize(step, ROUND_HALF_UP), exact.quantize(step, ROUND_DOWN)):
@@ -95,84 +105,137 @@ def ratio_possible(value: Decimal, denominator: int) -> bool:
     return False
 
 
-def row_findings(values: dict[str, Decimal], denominators: dict[str, dict[str, int]]) -> list[Finding]:
+def row_findings(values: dict[str, Decimal], denominators: dict[str, dict[str, int]], *,
+                 decimals: int = 2) -> list[Finding]:
     """The consistency findings for one row's values (see the module docstring), in language, metric order."""
     findings = []
+    slack = Decimal(1).scaleb(-decimals)  # both values were rounded or truncated to `decimals`
     for language, counts in denominators.items():
-        label = LANGUAGE_LABELS.get(language, language)
+        label = LANGUAGE_LABELS[language]
         for metric, count_key in DENOMINATOR_OF.items():
             key, n = f"{language}_{metric}", counts[count_key]
-            if not ratio_possible(values[key], n):
+            if not ratio_possible(values[key], n, decimals=decimals):
                 findings.append(Finding(key, "denominator", f"{label} {METRIC_LABELS[metric]} {values[key]}% is not "
                                                              f"k/{n} {count_key} for any whole k"))
-        if values[f"{language}_pass_at_1"] > 0 and values[f"{language}_dsr"] == 0:
+        passed, deployed = values[f"{language}_pass_at_1"], values[f"{language}_dsr"]
+        if passed > deployed + slack:
             findings.append(Finding(f"{language}_dsr", "definition",
-                                    f"{label} Pass@1 is above 0 with DSR 0: under SCORING.md a task that never "
-                                    "deployed scores 0, so the authors' DSR counts deployment differently"))
+                                    f"{label} Pass@1 {passed}% is above its DSR {deployed}%: under SCORING.md a task "
+                                    "that never deployed scores 0, so the authors' DSR counts deployment differently"))
     return findings
 
 
-def _percent(raw: str, *, where: str) -> Decimal:
-    try:
-        value = Decimal(raw.strip())
-    except InvalidOperation:
-        raise ReportedFormatError(f"{where}: {raw!r} is not a number (write percentages like 23.67)") from None
-    if not value.is_finite() or not Decimal(0) <= value <= Decimal(100):
+def _percent(raw: str, *, where: str, decimals: int) -> Decimal:
+    text = raw.strip()
+    if not re.fullmatch(r"\d{1,3}(\.\d+)?", text):
+        raise ReportedFormatError(f"{where}: {raw!r} is not a plain percentage (write it like 23.67)")
+    value = Decimal(text)
+    if value > 100:
         raise ReportedFormatError(f"{where}: {raw!r} is not a percentage between 0 and 100")
-    if value.as_tuple().exponent < -2:
-        raise ReportedFormatError(f"{where}: {raw!r} has more than 2 decimals")
+    if -value.as_tuple().exponent != decimals:
+        raise ReportedFormatError(f"{where}: {raw!r} must be written with {decimals} decimals, as published "
+                                  f"(e.g. {value.quantize(Decimal(1).scaleb(-decimals))})")
     return value
+
+
+def _text(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ReportedFormatError(f"{path}: no such file{what}") from None
+    except IsADirectoryError:
+        raise ReportedFormatError(f"{path}: is a folder, not a file{what}") from None
+    except UnicodeDecodeError as exc:
+        raise ReportedFormatError(f"{path}: not UTF-8 text (byte {exc.start}){what}") from None
+    except OSError as exc:
+        raise ReportedFormatError(f"{path}: cannot be read{what}: {exc.strerror}") from None
+
+
+def _check_url(path: Path, key: str, url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ReportedFormatError(f"{path}: {key} must be an http(s) address, got {url!r}")
 
 
 def _read_manifest(path: Path) -> dict:
     try:
-        manifest = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ReportedFormatError(f"{path}: no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        manifest = tomllib.loads(_text(path, ""))
+    except tomllib.TOMLDecodeError as exc:
         raise ReportedFormatError(f"{path}: not valid TOML: {exc}") from exc
-    missing = [k for k in MANIFEST_KEYS if k not in manifest]
+    required = ("benchmark", "split", "results", "source", "source_url", "source_date", "paper", "denominators")
+    missing = [k for k in required if k not in manifest]
     if missing:
         raise ReportedFormatError(f"{path}: missing {', '.join(missing)} (see leaderboard/reported_files.py)")
-    if not isinstance(manifest["source_date"], dt.date):
+    for key in ("benchmark", "split", "results", "source", "source_url", "paper", "paper_url"):
+        if key in manifest and not isinstance(manifest[key], str):
+            raise ReportedFormatError(f"{path}: {key} must be a string")
+        if len(manifest.get(key, "")) > MAX_LENGTH.get(key, 10_000):
+            raise ReportedFormatError(f"{path}: {key} is longer than {MAX_LENGTH[key]} characters")
+    for key in ("benchmark", "split"):
+        if not SLUG.match(manifest[key]):
+            raise ReportedFormatError(f"{path}: {key} {manifest[key]!r} must be a name of letters, digits, - and _")
+    _check_url(path, "source_url", manifest["source_url"])
+    if manifest.get("paper_url"):
+        _check_url(path, "paper_url", manifest["paper_url"])
+    date = manifest["source_date"]
+    if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
         raise ReportedFormatError(f"{path}: source_date must be a TOML date like 2026-02-01")
-    for language, counts in manifest["denominators"].items():
+    if manifest.setdefault("decimals", 2) not in range(0, 5):
+        raise ReportedFormatError(f"{path}: decimals must be a whole number from 0 to 4")
+    denominators = manifest["denominators"]
+    if not isinstance(denominators, dict) or not denominators:
+        raise ReportedFormatError(f"{path}: denominators must be tables like [denominators.python]")
+    for language, counts in denominators.items():
         if language not in LANGUAGE_LABELS or not isinstance(counts, dict) or not all(
-                isinstance(counts.get(k), int) and counts[k] >= 1 for k in ("tasks", "endpoints")):
+                type(counts.get(k)) is int and counts[k] >= 1 for k in ("tasks", "endpoints")):
             raise ReportedFormatError(f"{path}: [denominators.{language}] needs a language of "
                                       f"{', '.join(LANGUAGE_LABELS)} and whole tasks and endpoints of at least 1")
     return manifest
 
 
-def _read_rows(path: Path, denominators: dict[str, dict[str, int]]) -> list[ReportedRowSource]:
-    try:
-        lines = path.read_text().splitlines()
-    except FileNotFoundError:
-        raise ReportedFormatError(f"{path}: no such file (the manifest's `results`)") from None
-    numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip() and not line.startswith("#")]
-    if not numbered:
+def _records(path: Path) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of every row of the CSV, comment and blank lines skipped; one row per line."""
+    records = []
+    for number, line in enumerate(_text(path, " (the manifest's `results`)").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        try:
+            records.append((number, next(csv.reader([line], strict=True))))
+        except csv.Error as exc:
+            raise ReportedFormatError(f"{path.name} line {number}: {exc} (each row must be on one line)") from None
+    if not records:
         raise ReportedFormatError(f"{path}: no header and no rows")
-    reader = csv.DictReader(line for _, line in numbered)
+    return records
+
+
+def _read_rows(path: Path, denominators: dict[str, dict[str, int]], decimals: int) -> list[ReportedRowSource]:
+    (header_line, header), *body = _records(path)
     needed = ["system", "base_model", "type"] + [f"{lang}_{m}" for lang in denominators for m in METRICS]
-    missing = [c for c in needed if c not in (reader.fieldnames or [])]
+    missing = [c for c in needed if c not in header]
     if missing:
-        raise ReportedFormatError(f"{path} line {numbered[0][0]}: header lacks {', '.join(missing)}")
+        raise ReportedFormatError(f"{path.name} line {header_line}: header lacks {', '.join(missing)}")
     rows, seen = [], {}
-    for (number, _), record in zip(numbered[1:], reader):
+    for number, fields in body:
         where = f"{path.name} line {number}"
-        if None in record or any(record[c] is None for c in needed):
-            raise ReportedFormatError(f"{where}: expected {len(reader.fieldnames)} columns")
+        if len(fields) != len(header):
+            raise ReportedFormatError(f"{where}: expected {len(header)} columns, found {len(fields)}")
+        record = dict(zip(header, fields))
         system, base_model, kind = record["system"].strip(), record["base_model"].strip(), record["type"].strip()
         if not system:
             raise ReportedFormatError(f"{where}: empty system")
+        for key, text in (("system", system), ("base_model", base_model)):
+            if len(text) > MAX_LENGTH[key]:
+                raise ReportedFormatError(f"{where}, {key}: longer than {MAX_LENGTH[key]} characters")
         if kind not in TYPES:
             raise ReportedFormatError(f"{where}: type {kind!r} is not one of {', '.join(TYPES)}")
         if (system, base_model) in seen:
             raise ReportedFormatError(f"{where}: {system} / {base_model} repeats line {seen[system, base_model]}")
         seen[system, base_model] = number
-        values = {c: _percent(record[c], where=f"{where}, {c}") for c in needed[3:]}
+        values = {c: _percent(record[c], where=f"{where}, {c}", decimals=decimals) for c in needed[3:]}
+        claimed = record.get("consistent", "").strip().lower()
         rows.append(ReportedRowSource(line=number, system=system, base_model=base_model, type=kind, values=values,
-                                      findings=row_findings(values, denominators)))
+                                      findings=row_findings(values, denominators, decimals=decimals),
+                                      claimed_consistent={"yes": True, "no": False}.get(claimed)))
     return rows
 
 
@@ -180,7 +243,7 @@ def read_reported(manifest_path: Path) -> ReportedSource:
     """Read a manifest and its CSV. Raises ReportedFormatError naming the file, line and column at fault."""
     manifest = _read_manifest(manifest_path)
     denominators = manifest["denominators"]
-    rows = _read_rows(manifest_path.parent / manifest["results"], denominators)
+    rows = _read_rows(manifest_path.parent / manifest["results"], denominators, manifest["decimals"])
     return ReportedSource(benchmark=manifest["benchmark"], split=manifest["split"], source=manifest["source"],
                           source_url=manifest["source_url"], source_date=manifest["source_date"],
                           paper=manifest["paper"], paper_url=manifest.get("paper_url", ""),

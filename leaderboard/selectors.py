@@ -65,6 +65,20 @@ def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any] | 
             "published": {m: None if v is None else str(v) for m, v in values.items()}}
 
 
+def reported_rankable(result: ReportedResult, *, language: str, task_count: int) -> bool:
+    """True when a published row may be ranked in a language view: an admin verified it, the source reports
+    that language, and its values count as many tasks as the split has of that language (numbers over another
+    task set are not comparable). Never in `overall`: the authors publish no task-weighted overall value."""
+    return (result.is_verified and language != "overall" and result.value(language, "pass_at_1") is not None
+            and result.denominators.get(language, {}).get("tasks") == task_count)
+
+
+def reported_apart(*, split: Split, rows: list[LeaderboardRow]) -> list[ReportedResult]:
+    """The split's published rows that are not among the ranked `rows` of a view, in source order."""
+    ranked = {r.reported.pk for r in rows if r.reported}
+    return [r for r in reported_results(benchmark=split.benchmark.name, split=split.name) if r.pk not in ranked]
+
+
 def reported_as_dict(result: ReportedResult) -> dict[str, Any]:
     """JSON shape of a reported row: who, per-language published percentages, source, consistency, verification."""
     return {
@@ -135,8 +149,9 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
     """Ranked rows for one language view (`python`, `java` or `overall`). Raises NotFound for other views.
 
     Only finished runs are ranked; each system appears once (its latest finished public run). Published results
-    of this benchmark and split that an admin verified join the `python` and `java` views, ranked on their
-    aggregates (SCORING.md "Ranking" order; their tie marker is None).
+    of this benchmark and split that an admin verified join the `python` and `java` views when they cover as many
+    tasks as the split has (`reported_rankable`), ranked on their aggregates (SCORING.md "Ranking" order; their
+    tie marker is None).
     """
     if language not in LANGUAGE_VIEWS:
         raise NotFound(f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}")
@@ -154,9 +169,9 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
                                 dsr=summary["dsr"], submitted_at=run.submission.created_at,
                                 per_task_pass=[per_task.get(n, 0.0) for n in task_names]))
     for result in reported_results(benchmark=split.benchmark.name, split=split.name, verified=True):
-        metrics = reported_metrics(result, language)
-        if metrics is None:
+        if not reported_rankable(result, language=language, task_count=len(task_names)):
             continue
+        metrics = reported_metrics(result, language)
         by_key[("reported", result.pk)] = {"run": None, "reported": result, "metrics": metrics}
         published = dt.datetime.combine(result.source_date, dt.time(), tzinfo=dt.timezone.utc)
         inputs.append(RankInput(key=("reported", result.pk), pass_at_1=metrics["pass_at_1"], ac=metrics["ac"],

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from .benchmark_files import BenchmarkSource, TaskSource
 from .models import Benchmark, ReportedResult, Split, System, Task, Team
-from .reported_files import ReportedSource
+from .reported_files import METRICS, ReportedRowSource, ReportedSource
 
 
 @dataclass(frozen=True)
@@ -129,39 +129,51 @@ def system_create(*, team: Team, name: str, agent_framework: str = "", base_mode
 @dataclass(frozen=True)
 class ReportedImportOutcome:
     """What `reported_results_import` did, as row labels (`System · base model`). `unverified`: verified rows
-    whose published values changed, so their verification was cleared; `removed`: rows no longer in the file."""
+    whose published values, denominators or findings changed, so their verification was cleared; `removed`: rows
+    no longer in the file (deleted), `removed_verified` those of them that were verified."""
 
     created: list[str]
     updated: list[str]
     unchanged: list[str]
     unverified: list[str]
     removed: list[str]
+    removed_verified: list[str]
+
+
+#: Every published value column; a language the source does not report is stored as None.
+VALUE_FIELDS = tuple(f"{language}_{metric}" for language in ("python", "java") for metric in METRICS)
+#: Fields whose change voids an admin's verification.
+VERIFIED_FIELDS = (*VALUE_FIELDS, "denominators", "findings")
+
+
+def _reported_fields(source: ReportedSource, row: ReportedRowSource) -> dict:
+    return {"source": source.source, "source_url": source.source_url, "source_date": source.source_date,
+            "paper": source.paper, "paper_url": source.paper_url, "denominators": source.denominators,
+            **{key: row.values.get(key) for key in VALUE_FIELDS}, "type": row.type, "line": row.line,
+            "consistent": row.consistent, "findings": [f.as_dict() for f in row.findings]}
 
 
 def reported_results_import(*, source: ReportedSource) -> ReportedImportOutcome:
     """Store the rows of a published-results file read by `read_reported`, in one transaction (a failure stores
-    nothing). Rows are matched on (benchmark, split, system, base model); a verified row whose values change
-    loses its verification; rows of the same benchmark and split missing from the file are deleted."""
-    outcome = ReportedImportOutcome([], [], [], [], [])
-    meta = {"source": source.source, "source_url": source.source_url, "source_date": source.source_date,
-            "paper": source.paper, "paper_url": source.paper_url, "denominators": source.denominators}
+    nothing). Rows are matched on (benchmark, split, system, base model); a verified row whose values,
+    denominators or findings change loses its verification; rows of the same benchmark and split missing from
+    the file are deleted."""
+    outcome = ReportedImportOutcome([], [], [], [], [], [])
     scope = ReportedResult.objects.filter(benchmark_name=source.benchmark, split_name=source.split)
     with transaction.atomic():
         existing = {(r.system, r.base_model): r for r in scope.select_for_update()}
         for row in source.rows:
-            fields = {**meta, **row.values, "type": row.type, "line": row.line, "consistent": row.consistent,
-                      "findings": [f.as_dict() for f in row.findings]}
+            fields = _reported_fields(source, row)
             result = existing.pop((row.system, row.base_model), None)
             if result is None:
                 result = ReportedResult.objects.create(benchmark_name=source.benchmark, split_name=source.split,
                                                        system=row.system, base_model=row.base_model, **fields)
                 outcome.created.append(result.label)
                 continue
-            values_changed = any(getattr(result, k) != v for k, v in row.values.items())
-            if not values_changed and all(getattr(result, k) == v for k, v in fields.items()):
+            if all(getattr(result, k) == v for k, v in fields.items()):
                 outcome.unchanged.append(result.label)
                 continue
-            if values_changed and result.is_verified:
+            if result.is_verified and any(getattr(result, k) != fields[k] for k in VERIFIED_FIELDS):
                 fields.update(verified_at=None, verified_by=None)
                 outcome.unverified.append(result.label)
             for key, value in fields.items():
@@ -170,18 +182,22 @@ def reported_results_import(*, source: ReportedSource) -> ReportedImportOutcome:
             outcome.updated.append(result.label)
         for result in existing.values():
             outcome.removed.append(result.label)
+            if result.is_verified:
+                outcome.removed_verified.append(result.label)
             result.delete()
     return outcome
 
 
 def reported_result_verify(*, result: ReportedResult, user: User) -> ReportedResult:
-    """Let a reported row join the ranked tables (recording who verified it and when). Raises ValidationError
-    when the row is inconsistent (a value cannot come from the stated task and endpoint counts)."""
-    if not result.consistent:
-        problems = "; ".join(f["message"] for f in result.findings if f["kind"] == "denominator")
+    """Let a reported row join the ranked tables, recording who verified it and when (a row already verified is
+    left as it is). Raises ValidationError when the check found anything: a value that cannot come from the
+    stated task and endpoint counts, or a Pass@1 above its DSR (a definition other than SCORING.md's)."""
+    if result.findings:
+        problems = "; ".join(f["message"] for f in result.findings)
         raise ValidationError(f"{result.label} cannot be verified: {problems}")
-    result.verified_at, result.verified_by = timezone.now(), user
-    result.save(update_fields=["verified_at", "verified_by"])
+    if not result.is_verified:
+        result.verified_at, result.verified_by = timezone.now(), user
+        result.save(update_fields=["verified_at", "verified_by"])
     return result
 
 

@@ -12,7 +12,8 @@ import markdown
 from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
 from .models import Benchmark, Split, System
-from .selectors import LANGUAGE_VIEWS, NotFound, leaderboard_rows, reported_results, split_get, split_tasks
+from .selectors import (LANGUAGE_VIEWS, NotFound, leaderboard_rows, reported_apart, reported_results, split_get,
+                        split_tasks)
 from .services import system_create, team_for_user
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
@@ -37,7 +38,6 @@ def home(request):
         return render(request, "leaderboard/empty.html", status=404 if asked else 200, context={
             "problem": str(exc), "asked": asked, "benchmarks": Benchmark.objects.filter(is_current=True),
             "reported": reported_results(benchmark=request.GET.get("benchmark") or settings.DEFAULT_BENCHMARK).exists()})
-    reported = list(reported_results(benchmark=split.benchmark.name, split=split.name))
     views = []
     for language in LANGUAGE_VIEWS:
         rows = leaderboard_rows(split=split, language=language)
@@ -49,7 +49,7 @@ def home(request):
             "figure": radar_figure(rows=[(f"{r.label} (reported)" if r.reported else r.label, r.metrics)
                                          for r in rows],
                                    title=f"{LABELS[language]}: {split.benchmark.name} / {split.name}"),
-            "reported": [r for r in reported if overall or not r.is_verified],
+            "reported": reported_apart(split=split, rows=rows),
             "reported_languages": REPORTED_LANGUAGES if overall else [(language, LABELS[language])],
         })
     active = request.GET.get("language", "python")

@@ -43,6 +43,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['benchmark_name', 'split_name', 'line'],
+                'verbose_name': 'published result',
                 'constraints': [models.UniqueConstraint(fields=('benchmark_name', 'split_name', 'system', 'base_model'), name='reported_result_identity')],
             },
         ),

@@ -1,6 +1,6 @@
 """Template helpers for metrics: percentages with their 95% interval."""
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 register = template.Library()
 
@@ -40,3 +40,31 @@ def published(result, language: str, metric: str):
     if problem:
         return format_html('<span class="inconsistent" title="{}">{}% ⚠</span>', problem, value)
     return format_html("{}%", value)
+
+
+@register.simple_tag
+def reported_status(result, languages, task_count=None, details=False):
+    """The status cell of a published row, for the `languages` [(key, label)] its table shows: verified or
+    not; with one language and the split's `task_count`, why a verified row is not ranked (its values count
+    another number of tasks); the consistency findings of those languages (messages as tooltips, or listed
+    under the cell when `details`)."""
+    keys = [key for key, _ in languages]
+    status = (format_html("verified by an admin {}", result.verified_at.date().isoformat()) if result.is_verified
+              else "not verified")
+    parts = [format_html("{}", status)]
+    if result.is_verified and task_count is not None and len(keys) == 1:
+        counted = result.denominators.get(keys[0], {}).get("tasks")
+        if counted != task_count:
+            parts.append(format_html('<span class="na">not ranked: its values count {} tasks, this split has {}</span>',
+                                     counted if counted is not None else "no", task_count))
+    findings = [f for f in result.findings if f["field"].split("_", 1)[0] in keys]
+    for kind, label, css in (("denominator", "⚠ values cannot come from the task counts", "inconsistent"),
+                             ("definition", "Pass@1 above DSR: DSR defined differently", "na")):
+        messages = [f["message"] for f in findings if f["kind"] == kind]
+        if messages:
+            parts.append(format_html('<span class="{}" title="{}">{}</span>', css, " ".join(messages), label))
+    html = format_html_join(format_html("<br>"), "{}", ((p,) for p in parts))
+    if details and findings:
+        html = format_html('{}<ul class="findings">{}</ul>', html,
+                           format_html_join("", "<li>{}</li>", ((f["message"],) for f in findings)))
+    return html

@@ -20,7 +20,9 @@ from tests.factories import finished_submission
 
 MANIFEST = ROOT / "benchmarks" / "reported" / "repogenesis-verified.toml"
 #: One consistent row, and one whose Python AC (33.33% of 20 endpoints) and DSR (50% of 5 tasks) are impossible.
-TWO_ROWS = ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100", "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0,0,0"]
+TWO_ROWS = ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0.00,25.00,100.00",
+            "Odd Bot,GPT-Y,ide,1.00,33.33,50.00,0.00,0.00,0.00"]
+BOT = "Bot,M,agent,40.00,50.00,60.00,0.00,25.00,100.00"
 HEADER = "system,base_model,type,python_pass_at_1,python_ac,python_dsr,java_pass_at_1,java_ac,java_dsr"
 
 
@@ -90,15 +92,21 @@ def test_pass_at_1_above_zero_with_dsr_zero_is_a_remark_not_an_inconsistency():
 
 
 @pytest.mark.parametrize("row, message", [
-    ("Bot,M,agent,abc,0,0,0,0,0", "line 3, python_pass_at_1: 'abc' is not a number"),
+    ("Bot,M,agent,abc,0,0,0,0,0", "line 3, python_pass_at_1: 'abc' is not a plain percentage"),
     ("Bot,M,agent,101,0,0,0,0,0", "line 3, python_pass_at_1: '101' is not a percentage between 0 and 100"),
-    ("Bot,M,agent,1.234,0,0,0,0,0", "more than 2 decimals"),
+    ("Bot,M,agent,1.234,0,0,0,0,0", "python_pass_at_1: '1.234' must be written with 2 decimals"),
+    ("Bot,M,agent,10,0,0,0,0,0", "'10' must be written with 2 decimals, as published \\(e.g. 10.00\\)"),
+    ("Bot,M,agent,1E+1,0,0,0,0,0", "'1E\\+1' is not a plain percentage"),
+    ("Bot,M,agent,-1.00,0,0,0,0,0", "'-1.00' is not a plain percentage"),
+    ("Bot,M,agent,NaN,0,0,0,0,0", "'NaN' is not a plain percentage"),
+    (f"{'B' * 101},M,agent,1.00,0,0,0,0,0", "line 3, system: longer than 100 characters"),
+    ('Bot,"M\nX",agent,1.00,0,0,0,0,0', "line 3: unexpected end of data \\(each row must be on one line\\)"),
     ("Bot,M,robot,1,0,0,0,0,0", "line 3: type 'robot' is not one of agent, ide, other"),
-    ("Bot,M,agent,1,0,0", "line 3: expected 9 columns"),
-    ("Bot,M,agent,1,0,0,0,0,0\nBot,M,ide,2,0,0,0,0,0", "line 4: Bot / M repeats line 3"),
+    ("Bot,M,agent,1,0,0", "line 3: expected 9 columns, found 6"),
+    (f"{BOT}\n{BOT}", "line 4: Bot / M repeats line 3"),
 ])
 def test_bad_rows_name_their_line_and_column(tmp_path, row, message):
-    with pytest.raises(ReportedFormatError, match=message.replace("(", r"\(")):
+    with pytest.raises(ReportedFormatError, match=message):
         read_reported(write_source(tmp_path, row.split("\n")))
 
 
@@ -123,10 +131,10 @@ def test_import_is_idempotent_and_a_bad_file_changes_nothing(db, tmp_path):
 
 def test_changed_values_clear_a_verification_and_dropped_rows_are_removed(db, tmp_path):
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
-    import_reported(write_source(tmp_path, ["Bot,M,agent,40,50,60,0,25,100", "Gone,M,agent,0,0,0,0,0,0"]))
+    import_reported(write_source(tmp_path, [BOT, "Gone,M,agent,0.00,0.00,0.00,0.00,0.00,0.00"]))
     reported_result_verify(result=ReportedResult.objects.get(system="Bot"), user=admin)
-    printed = import_reported(write_source(tmp_path, ["Bot,M,agent,45,50,60,0,25,100"]))
-    assert "Bot · M: published values changed, verification cleared" in printed
+    printed = import_reported(write_source(tmp_path, [BOT.replace("40.00", "45.00")]))
+    assert "Bot · M: published values or their check changed, verification cleared" in printed
     bot = ReportedResult.objects.get(system="Bot")
     assert bot.python_pass_at_1 == Decimal("45") and not bot.is_verified
     assert not ReportedResult.objects.filter(system="Gone").exists()
@@ -145,7 +153,7 @@ def test_an_inconsistent_row_cannot_be_verified(db):
 def test_unverified_rows_stay_out_of_the_ranking_and_verified_ones_join_their_language(demo_split, tmp_path):
     admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
     finished_submission(split=demo_split, system_name="Ours", scores={"TodoList": (17, "passed", 1)})
-    import_reported(write_source(tmp_path, ["Paper Bot,GPT-X,agent,40.00,50.00,60.00,0,25,100"]))
+    import_reported(write_source(tmp_path, TWO_ROWS[:1]))
     assert [r.label for r in leaderboard_rows(split=demo_split, language="python")] == ["Ours"]
 
     reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
@@ -201,3 +209,105 @@ def test_asking_for_a_benchmark_that_is_not_imported_points_at_its_published_res
     page = resp.content.decode()
     assert resp.status_code == 404 and "No benchmark named &#x27;repogenesis&#x27;" in page
     assert "?benchmark=demo&amp;split=verified" in page and 'href="/reported/"' in page
+
+
+def test_pass_at_1_above_dsr_is_found_on_eight_published_rows_and_nineteen_rows_can_be_verified():
+    rows = read_reported(MANIFEST).rows
+    above = {(r.system, r.base_model) for r in rows if any(f.kind == "definition" for f in r.findings)}
+    assert len(above) == 8 and ("Antigravity", "Claude Sonnet 4.5") in above  # Python 19.17% > DSR 13.64%
+    assert sum(not r.findings for r in rows) == 19
+
+
+@pytest.mark.parametrize("change, message", [
+    (('source_url = "https://example.org/results"', 'source_url = "javascript:alert(1)"'),
+     "source_url must be an http\\(s\\) address"),
+    (('paper = "A paper"', 'paper = "A paper"\npaper_url = "data:text/html,x"'), "paper_url must be an http"),
+    (('benchmark = "demo"', 'benchmark = "x/../y <b>"'), "benchmark 'x/../y <b>' must be a name"),
+    (('source = "test source"', 'source = ["a", "b"]'), "source must be a string"),
+    (('source = "test source"', f'source = "{"s" * 301}"'), "source is longer than 300 characters"),
+    (('results = "r.csv"', "results = 5"), "results must be a string"),
+    (('results = "r.csv"', 'results = "."'), "is a folder, not a file"),
+    (('results = "r.csv"', 'results = "/bin/sh"'), "not UTF-8 text"),
+    (("source_date = 2026-02-01", "source_date = 2026-02-01T10:00:00"), "source_date must be a TOML date"),
+    (("[denominators.python]\ntasks = 5\nendpoints = 20\n[denominators.java]\ntasks = 1\nendpoints = 4\n",
+      "denominators = 5\n"), "denominators must be tables"),
+])
+def test_a_bad_manifest_is_refused_with_a_clear_message(tmp_path, change, message):
+    manifest = write_source(tmp_path, TWO_ROWS)
+    text = manifest.read_text()
+    assert change[0] in text
+    manifest.write_text(text.replace(change[0], change[1]))
+    with pytest.raises(ReportedFormatError, match=message):
+        read_reported(manifest)
+
+
+def test_unreadable_files_are_refused_not_crashed_on(tmp_path):
+    with pytest.raises(ReportedFormatError, match="is a folder"):
+        read_reported(tmp_path)
+    manifest = write_source(tmp_path, TWO_ROWS)
+    (tmp_path / "r.csv").write_bytes((tmp_path / "r.csv").read_bytes().replace(b"Odd Bot", b"Odd B\xf6t"))
+    with pytest.raises(ReportedFormatError, match="r.csv: not UTF-8 text"):
+        read_reported(manifest)
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_plain_csv(tmp_path):
+    manifest = write_source(tmp_path, TWO_ROWS)
+    csv_path = tmp_path / "r.csv"
+    csv_path.write_bytes(b"\xef\xbb\xbf" + csv_path.read_bytes().replace(b"\n", b"\r\n"))
+    assert [r.system for r in read_reported(manifest).rows] == ["Paper Bot", "Odd Bot"]
+
+
+def test_the_files_own_consistent_column_is_compared_with_our_check(db, tmp_path):
+    manifest = write_source(tmp_path, [f"{TWO_ROWS[0]},no", f"{TWO_ROWS[1]},no"])
+    (tmp_path / "r.csv").write_text((tmp_path / "r.csv").read_text().replace("java_dsr", "java_dsr,consistent"))
+    printed = import_reported(manifest)
+    assert "! line 3: the file says consistent=no, our check says yes" in printed
+    assert "line 4" not in printed
+
+
+def test_a_verification_is_cleared_when_the_check_changes_and_a_dropped_language_is_emptied(db, tmp_path):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    manifest = write_source(tmp_path, [BOT])
+    import_reported(manifest)
+    reported_result_verify(result=ReportedResult.objects.get(system="Bot"), user=admin)
+    manifest.write_text(manifest.read_text().replace("endpoints = 20", "endpoints = 19"))  # 50.00% is not k/19
+    assert "Bot · M: published values or their check changed" in import_reported(manifest)
+    bot = ReportedResult.objects.get(system="Bot")
+    assert not bot.is_verified and not bot.consistent
+    with pytest.raises(ValidationError, match="Python AC 50.00% is not k/19 endpoints"):
+        reported_result_verify(result=bot, user=admin)
+
+    (tmp_path / "r.csv").write_text(f"{HEADER.rsplit(',java_pass_at_1', 1)[0]}\n{BOT.rsplit(',0.00,25.00', 1)[0]}\n")
+    manifest.write_text(manifest.read_text().split("[denominators.java]")[0])
+    import_reported(manifest)
+    bot.refresh_from_db()
+    assert bot.java_pass_at_1 is None and bot.java_ac is None and bot.java_dsr is None
+    assert list(bot.denominators) == ["python"]
+
+
+def test_removing_a_verified_row_says_so(db, tmp_path):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    import_reported(write_source(tmp_path, TWO_ROWS))
+    reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
+    printed = import_reported(write_source(tmp_path, TWO_ROWS[1:]))
+    assert "! Paper Bot · GPT-X: verified, but no longer in the file: removed" in printed
+
+
+def test_a_verified_row_over_another_task_count_is_not_ranked_and_says_why(client, demo_split, tmp_path):
+    admin = User.objects.create_superuser("root", password="pw-Root-Secure-123")
+    manifest = write_source(tmp_path, TWO_ROWS[:1])
+    manifest.write_text(manifest.read_text().replace("tasks = 5", "tasks = 20"))
+    import_reported(manifest)
+    reported_result_verify(result=ReportedResult.objects.get(system="Paper Bot"), user=admin)
+    assert leaderboard_rows(split=demo_split, language="python") == []
+    assert [r.label for r in leaderboard_rows(split=demo_split, language="java")] == ["Paper Bot · GPT-X"]
+    page = client.get("/").content.decode()
+    assert "not ranked: its values count 20 tasks, this split has 5" in page
+
+
+def test_names_reach_the_charts_as_text_not_markup(client, demo_split):
+    finished_submission(split=demo_split, system_name='<a href="https://evil.example/">paper</a>',
+                        scores={"TodoList": (17, "passed", 1)})
+    page = client.get("/").content.decode()
+    figure = page.split('id="fig-python"', 1)[1]
+    assert "&lt;a href=" in figure and "<a href=" not in figure.split("</script>", 1)[0]

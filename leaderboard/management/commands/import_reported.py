@@ -24,11 +24,20 @@ class Command(BaseCommand):
                           f"{len(outcome.created)} new, {len(outcome.updated)} updated, "
                           f"{len(outcome.unchanged)} unchanged, {len(outcome.removed)} removed")
         for label in outcome.unverified:
-            self.stderr.write(f"  ! {label}: published values changed, verification cleared")
-        inconsistent = [r for r in source.rows if not r.consistent]
-        if inconsistent:
-            self.stderr.write(f"  {len(inconsistent)} rows cannot come from the stated task and endpoint counts "
-                              "(shown marked, cannot be verified):")
-            for row in inconsistent:
-                problems = "; ".join(f.message for f in row.findings if f.kind == "denominator")
-                self.stderr.write(f"    line {row.line}: {row.system} · {row.base_model}: {problems}")
+            self.stderr.write(f"  ! {label}: published values or their check changed, verification cleared")
+        for label in outcome.removed_verified:
+            self.stderr.write(f"  ! {label}: verified, but no longer in the file: removed")
+        for row in source.rows:
+            if row.claimed_consistent is not None and row.claimed_consistent != row.consistent:
+                self.stderr.write(f"  ! line {row.line}: the file says consistent={'yes' if row.claimed_consistent else 'no'}"
+                                  f", our check says {'yes' if row.consistent else 'no'}")
+        flagged = [r for r in source.rows if r.findings]
+        if flagged:
+            self.stdout.write(f"  {len(flagged)} rows are marked and cannot be verified: "
+                              f"{sum(not r.consistent for r in flagged)} hold values no task or endpoint count gives, "
+                              f"{sum(r.consistent for r in flagged)} others a Pass@1 above their DSR "
+                              "(shown on /reported/; -v 2 lists them)")
+        if opts["verbosity"] >= 2:
+            for row in flagged:
+                self.stdout.write(f"    line {row.line}: {row.system} · {row.base_model}: "
+                                  + "; ".join(f.message for f in row.findings))
