@@ -35,7 +35,7 @@ class Command(BaseCommand):
         if flagged:
             self.stdout.write(f"  {len(flagged)} rows are marked and cannot be verified: "
                               f"{sum(not r.consistent for r in flagged)} hold values no task or endpoint count gives, "
-                              f"{sum(r.consistent for r in flagged)} others a Pass@1 above their DSR "
+                              f"{sum(r.consistent for r in flagged)} more a Pass@1 above their DSR "
                               "(shown on /reported/; -v 2 lists them)")
         if opts["verbosity"] >= 2:
             for row in flagged:
