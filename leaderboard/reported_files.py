@@ -4,18 +4,18 @@ No database access. `read_reported(manifest)` returns a `ReportedSource` whose r
 as `Decimal` percentages, exactly as written, and the findings of the consistency check:
 
 - `denominator`: a DSR must be k / tasks and an AC k / endpoints of the language for some whole k (the
-  manifest's `denominators`), once rounded *or* truncated to the manifest's `decimals` (default 2);
+  manifest's `denominators`), once rounded *or* truncated to two decimals;
 - `definition`: under SCORING.md a task's Pass@1 is 0 unless it deployed, so a language's Pass@1 can never exceed
   its DSR; a row where it does counts deployment differently from us.
 Either finding keeps a row out of the ranked tables (it cannot be verified); only `denominator` findings make it
 "inconsistent" (the word the authors' file uses).
 
 Manifest (TOML): benchmark and split (slugs), results (CSV path, relative to the manifest), source, source_url
-(http or https), source_date (a date), paper, optional paper_url and decimals, and [denominators.<language>]
-tasks / endpoints for python and/or java. CSV (UTF-8, one row per line): `#` comment lines, then a header with
-system, base_model, type and `<language>_<metric>` for every language of `denominators` and metric in pass_at_1,
-ac, dsr; values written with exactly `decimals` decimals. An optional `consistent` column (yes/no) is the file's
-own claim, compared with our check; other columns are ignored.
+(http or https), source_date (a date), paper, optional paper_url, and [denominators.<language>] tasks / endpoints
+for python and/or java. Text holds no control or format characters. CSV (UTF-8, one row per line): `#` comment
+lines, then a header with system, base_model, type and `<language>_<metric>` for every language of `denominators`
+and metric in pass_at_1, ac, dsr; values written with exactly two decimals (23.67, 0.00, 100.00). An optional
+`consistent` column (yes/no) is the file's own claim, compared with our check; other columns are ignored.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ import csv
 import datetime as dt
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
@@ -37,7 +38,12 @@ TYPES = ("agent", "ide", "other")
 DENOMINATOR_OF = {"dsr": "tasks", "ac": "endpoints"}
 #: Longest text per field (the database columns' sizes).
 MAX_LENGTH = {"system": 100, "base_model": 100, "source": 300, "paper": 300, "source_url": 200, "paper_url": 200}
-SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,64}$")
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,64}", re.ASCII)
+PERCENT = re.compile(r"[0-9]{1,3}(\.[0-9]+)?", re.ASCII)
+#: The stored columns keep two decimals, so published values must be written with exactly two.
+DECIMALS = 2
+#: Largest task or endpoint count a manifest may state (the check tries every k up to it).
+MAX_COUNT = 100_000
 
 
 class ReportedFormatError(ValueError):
@@ -91,7 +97,7 @@ class ReportedSource:
     rows: list[ReportedRowSource]
 
 
-def ratio_possible(value: Decimal, denominator: int, *, decimals: int = 2) -> bool:
+def ratio_possible(value: Decimal, denominator: int, *, decimals: int = DECIMALS) -> bool:
     """True when some k/denominator (k = 0..denominator), as a percentage rounded half-up or truncated to
     `decimals`, equals `value`. Example: 67.82 is possible for 115 (78/115 = 67.826..., truncated); 16.50 is not
     possible for 22. Raises ValueError for a denominator below 1."""
@@ -106,7 +112,7 @@ def ratio_possible(value: Decimal, denominator: int, *, decimals: int = 2) -> bo
 
 
 def row_findings(values: dict[str, Decimal], denominators: dict[str, dict[str, int]], *,
-                 decimals: int = 2) -> list[Finding]:
+                 decimals: int = DECIMALS) -> list[Finding]:
     """The consistency findings for one row's values (see the module docstring), in language, metric order."""
     findings = []
     slack = Decimal(1).scaleb(-decimals)  # both values were rounded or truncated to `decimals`
@@ -125,9 +131,18 @@ def row_findings(values: dict[str, Decimal], denominators: dict[str, dict[str, i
     return findings
 
 
-def _percent(raw: str, *, where: str, decimals: int) -> Decimal:
+def _plain(text: str, *, where: str) -> str:
+    """`text` unchanged; raises ReportedFormatError when it holds a control or format character (NUL, a
+    byte-order mark, a line separator): the kind no name or source needs and some databases refuse."""
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+    if bad is not None:
+        raise ReportedFormatError(f"{where}: holds the control character U+{ord(bad):04X}; remove it")
+    return text
+
+
+def _percent(raw: str, *, where: str, decimals: int = DECIMALS) -> Decimal:
     text = raw.strip()
-    if not re.fullmatch(r"\d{1,3}(\.\d+)?", text):
+    if not PERCENT.fullmatch(text):
         raise ReportedFormatError(f"{where}: {raw!r} is not a plain percentage (write it like 23.67)")
     value = Decimal(text)
     if value > 100:
@@ -171,8 +186,12 @@ def _read_manifest(path: Path) -> dict:
             raise ReportedFormatError(f"{path}: {key} must be a string")
         if len(manifest.get(key, "")) > MAX_LENGTH.get(key, 10_000):
             raise ReportedFormatError(f"{path}: {key} is longer than {MAX_LENGTH[key]} characters")
+        _plain(manifest.get(key, ""), where=f"{path}: {key}")
+    for key in ("benchmark", "split", "results", "source"):
+        if not manifest[key].strip():
+            raise ReportedFormatError(f"{path}: {key} is empty")
     for key in ("benchmark", "split"):
-        if not SLUG.match(manifest[key]):
+        if not SLUG.fullmatch(manifest[key]):
             raise ReportedFormatError(f"{path}: {key} {manifest[key]!r} must be a name of letters, digits, - and _")
     _check_url(path, "source_url", manifest["source_url"])
     if manifest.get("paper_url"):
@@ -180,25 +199,26 @@ def _read_manifest(path: Path) -> dict:
     date = manifest["source_date"]
     if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
         raise ReportedFormatError(f"{path}: source_date must be a TOML date like 2026-02-01")
-    if manifest.setdefault("decimals", 2) not in range(0, 5):
-        raise ReportedFormatError(f"{path}: decimals must be a whole number from 0 to 4")
     denominators = manifest["denominators"]
     if not isinstance(denominators, dict) or not denominators:
         raise ReportedFormatError(f"{path}: denominators must be tables like [denominators.python]")
     for language, counts in denominators.items():
         if language not in LANGUAGE_LABELS or not isinstance(counts, dict) or not all(
-                type(counts.get(k)) is int and counts[k] >= 1 for k in ("tasks", "endpoints")):
+                type(counts.get(k)) is int and 1 <= counts[k] <= MAX_COUNT for k in ("tasks", "endpoints")):
             raise ReportedFormatError(f"{path}: [denominators.{language}] needs a language of "
-                                      f"{', '.join(LANGUAGE_LABELS)} and whole tasks and endpoints of at least 1")
+                                      f"{', '.join(LANGUAGE_LABELS)} and whole tasks and endpoints from 1 to "
+                                      f"{MAX_COUNT}")
     return manifest
 
 
 def _records(path: Path) -> list[tuple[int, list[str]]]:
     """(line number, fields) of every row of the CSV, comment and blank lines skipped; one row per line."""
     records = []
-    for number, line in enumerate(_text(path, " (the manifest's `results`)").splitlines(), start=1):
+    text = _text(path, " (the manifest's `results`)").replace("\r\n", "\n")
+    for number, line in enumerate(text.split("\n"), start=1):  # not splitlines(): it splits at U+2028 and more
         if not line.strip() or line.startswith("#"):
             continue
+        _plain(line, where=f"{path.name} line {number}")
         try:
             records.append((number, next(csv.reader([line], strict=True))))
         except csv.Error as exc:
@@ -208,8 +228,11 @@ def _records(path: Path) -> list[tuple[int, list[str]]]:
     return records
 
 
-def _read_rows(path: Path, denominators: dict[str, dict[str, int]], decimals: int) -> list[ReportedRowSource]:
+def _read_rows(path: Path, denominators: dict[str, dict[str, int]]) -> list[ReportedRowSource]:
     (header_line, header), *body = _records(path)
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:
+        raise ReportedFormatError(f"{path.name} line {header_line}: header repeats {', '.join(repeated)}")
     needed = ["system", "base_model", "type"] + [f"{lang}_{m}" for lang in denominators for m in METRICS]
     missing = [c for c in needed if c not in header]
     if missing:
@@ -231,10 +254,10 @@ def _read_rows(path: Path, denominators: dict[str, dict[str, int]], decimals: in
         if (system, base_model) in seen:
             raise ReportedFormatError(f"{where}: {system} / {base_model} repeats line {seen[system, base_model]}")
         seen[system, base_model] = number
-        values = {c: _percent(record[c], where=f"{where}, {c}", decimals=decimals) for c in needed[3:]}
+        values = {c: _percent(record[c], where=f"{where}, {c}") for c in needed[3:]}
         claimed = record.get("consistent", "").strip().lower()
         rows.append(ReportedRowSource(line=number, system=system, base_model=base_model, type=kind, values=values,
-                                      findings=row_findings(values, denominators, decimals=decimals),
+                                      findings=row_findings(values, denominators),
                                       claimed_consistent={"yes": True, "no": False}.get(claimed)))
     return rows
 
@@ -243,7 +266,7 @@ def read_reported(manifest_path: Path) -> ReportedSource:
     """Read a manifest and its CSV. Raises ReportedFormatError naming the file, line and column at fault."""
     manifest = _read_manifest(manifest_path)
     denominators = manifest["denominators"]
-    rows = _read_rows(manifest_path.parent / manifest["results"], denominators, manifest["decimals"])
+    rows = _read_rows(manifest_path.parent / manifest["results"], denominators)
     return ReportedSource(benchmark=manifest["benchmark"], split=manifest["split"], source=manifest["source"],
                           source_url=manifest["source_url"], source_date=manifest["source_date"],
                           paper=manifest["paper"], paper_url=manifest.get("paper_url", ""),

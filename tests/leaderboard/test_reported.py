@@ -311,3 +311,40 @@ def test_names_reach_the_charts_as_text_not_markup(client, demo_split):
     page = client.get("/").content.decode()
     figure = page.split('id="fig-python"', 1)[1]
     assert "&lt;a href=" in figure and "<a href=" not in figure.split("</script>", 1)[0]
+
+
+@pytest.mark.parametrize("change, message", [
+    (('benchmark = "demo"', 'benchmark = "demo\\n"'), "benchmark: holds the control character U\\+000A"),
+    (('source = "test source"', 'source = "a\\u0000b"'), "source: holds the control character U\\+0000"),
+    (('source = "test source"', 'source = ""'), "source is empty"),
+    (("tasks = 5", "tasks = 100000000000000000000000"), "whole tasks and endpoints from 1 to 100000"),
+])
+def test_manifest_text_and_counts_are_bounded(tmp_path, change, message):
+    manifest = write_source(tmp_path, TWO_ROWS)
+    manifest.write_text(manifest.read_text().replace(*change))
+    with pytest.raises(ReportedFormatError, match=message):
+        read_reported(manifest)
+
+
+@pytest.mark.parametrize("rows, message", [
+    (["Bot\x00,M,agent,1.00,0.00,0.00,0.00,0.00,0.00"], "r.csv line 3: holds the control character U\\+0000"),
+    (["\ufeffBot,M,agent,1.00,0.00,0.00,0.00,0.00,0.00"], "r.csv line 3: holds the control character U\\+FEFF"),
+    (["Bot,M,agent,\u0669.00,0.00,0.00,0.00,0.00,0.00"], "is not a plain percentage"),
+])
+def test_rows_hold_plain_text_and_ascii_digits(tmp_path, rows, message):
+    with pytest.raises(ReportedFormatError, match=message):
+        read_reported(write_source(tmp_path, rows))
+
+
+def test_a_line_separator_inside_a_comment_keeps_line_numbers_right(tmp_path):
+    manifest = write_source(tmp_path, ["Bot,M,robot,1.00,0.00,0.00,0.00,0.00,0.00"])
+    (tmp_path / "r.csv").write_text("# a comment\u2028with a line separator\n" + (tmp_path / "r.csv").read_text())
+    with pytest.raises(ReportedFormatError, match="r.csv line 4: type 'robot'"):
+        read_reported(manifest)
+
+
+def test_a_header_naming_a_column_twice_is_refused(tmp_path):
+    manifest = write_source(tmp_path, TWO_ROWS)
+    (tmp_path / "r.csv").write_text((tmp_path / "r.csv").read_text().replace("java_dsr", "java_dsr,system"))
+    with pytest.raises(ReportedFormatError, match="r.csv line 2: header repeats system"):
+        read_reported(manifest)
