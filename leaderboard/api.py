@@ -7,8 +7,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .models import Split, System
-from .selectors import (NotFound, leaderboard_rows, reported_apart, reported_as_dict, reported_results, split_get,
-                        split_tasks)
+from .selectors import (NotFound, leaderboard_rows, reported_apart_as_dicts, reported_as_dict, reported_results,
+                        split_get, split_tasks)
 from .services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
@@ -38,10 +38,9 @@ class LeaderboardApi(APIView):
             rows = leaderboard_rows(split=split, language=language)
         except NotFound as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        unranked = reported_apart(split=split, rows=rows)
         return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
                          "language": language, "rows": [r.as_dict() for r in rows],
-                         "reported": [reported_as_dict(r) for r in unranked]})
+                         "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)})
 
 
 class ReportedApi(APIView):

@@ -65,18 +65,39 @@ def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any] | 
             "published": {m: None if v is None else str(v) for m, v in values.items()}}
 
 
+def reported_unranked_reason(result: ReportedResult, *, language: str, task_count: int) -> str | None:
+    """Why a published row is not ranked in a language view, or None when it is: ranked rows are verified by an
+    admin, report that language, and count as many tasks of it as the split has (numbers over another task set
+    are not comparable). Never in `overall`: the authors publish no task-weighted overall value."""
+    if language == "overall":
+        return "the authors publish Python and Java values only, no overall value"
+    if not result.is_verified:
+        return "not verified by an admin"
+    counted = result.denominators.get(language, {}).get("tasks")
+    if result.value(language, "pass_at_1") is None or counted is None:
+        return f"the source reports no {language.title()} values"
+    if counted != task_count:
+        return f"its values count {counted} tasks, this split has {task_count}"
+    return None
+
+
 def reported_rankable(result: ReportedResult, *, language: str, task_count: int) -> bool:
-    """True when a published row may be ranked in a language view: an admin verified it, the source reports
-    that language, and its values count as many tasks as the split has of that language (numbers over another
-    task set are not comparable). Never in `overall`: the authors publish no task-weighted overall value."""
-    return (result.is_verified and language != "overall" and result.value(language, "pass_at_1") is not None
-            and result.denominators.get(language, {}).get("tasks") == task_count)
+    """True when a published row may be ranked in a language view (see `reported_unranked_reason`)."""
+    return reported_unranked_reason(result, language=language, task_count=task_count) is None
 
 
 def reported_apart(*, split: Split, rows: list[LeaderboardRow]) -> list[ReportedResult]:
     """The split's published rows that are not among the ranked `rows` of a view, in source order."""
     ranked = {r.reported.pk for r in rows if r.reported}
     return [r for r in reported_results(benchmark=split.benchmark.name, split=split.name) if r.pk not in ranked]
+
+
+def reported_apart_as_dicts(*, split: Split, language: str, rows: list[LeaderboardRow]) -> list[dict[str, Any]]:
+    """`reported_apart` in the API's shape, each with `not_ranked_because` (see `reported_unranked_reason`)."""
+    task_count = split_tasks(split=split, language=language).count()
+    return [{**reported_as_dict(r),
+             "not_ranked_because": reported_unranked_reason(r, language=language, task_count=task_count)}
+            for r in reported_apart(split=split, rows=rows)]
 
 
 def reported_as_dict(result: ReportedResult) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 from django import template
 from django.utils.html import format_html, format_html_join
 
+from leaderboard.selectors import reported_unranked_reason
+
 register = template.Library()
 
 
@@ -53,10 +55,9 @@ def reported_status(result, languages, task_count=None, details=False):
               else "not verified")
     parts = [format_html("{}", status)]
     if result.is_verified and task_count is not None and len(keys) == 1:
-        counted = result.denominators.get(keys[0], {}).get("tasks")
-        if counted != task_count:
-            parts.append(format_html('<span class="na">not ranked: its values count {} tasks, this split has {}</span>',
-                                     counted if counted is not None else "no", task_count))
+        reason = reported_unranked_reason(result, language=keys[0], task_count=task_count)
+        if reason:
+            parts.append(format_html('<span class="na">not ranked: {}</span>', reason))
     findings = [f for f in result.findings if f["field"].split("_", 1)[0] in keys]
     for kind, label, css in (("denominator", "⚠ values cannot come from the task counts", "inconsistent"),
                              ("definition", "Pass@1 above DSR: DSR defined differently", "na")):

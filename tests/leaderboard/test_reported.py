@@ -181,7 +181,8 @@ def test_pages_and_api_show_reported_rows_marked_and_apart(client, demo_split, t
     api = APIClient()
     board = api.get("/api/v1/leaderboard/?language=python").json()
     assert [r["system"] for r in board["rows"]] == ["Ours"] and board["rows"][0]["origin"] == "evaluated"
-    assert {r["system"] for r in board["reported"]} == {"Paper Bot", "Odd Bot"}
+    assert {r["system"]: r["not_ranked_because"] for r in board["reported"]} == {
+        "Paper Bot": "not verified by an admin", "Odd Bot": "not verified by an admin"}
     listing = api.get("/api/v1/reported/?benchmark=demo").json()["results"]
     odd = next(r for r in listing if r["system"] == "Odd Bot")
     assert odd["values_percent"]["python"]["ac"] == "33.33" and odd["consistent"] is False
@@ -303,6 +304,9 @@ def test_a_verified_row_over_another_task_count_is_not_ranked_and_says_why(clien
     assert [r.label for r in leaderboard_rows(split=demo_split, language="java")] == ["Paper Bot · GPT-X"]
     page = client.get("/").content.decode()
     assert "not ranked: its values count 20 tasks, this split has 5" in page
+    board = APIClient().get("/api/v1/leaderboard/?language=python").json()
+    assert board["rows"] == []
+    assert board["reported"][0]["not_ranked_because"] == "its values count 20 tasks, this split has 5"
 
 
 def test_names_reach_the_charts_as_text_not_markup(client, demo_split):
