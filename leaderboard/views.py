@@ -27,6 +27,16 @@ def _split_or_404(request) -> Split:
         raise Http404(str(exc)) from exc
 
 
+def _no_leaderboard(request, problem: NotFound):
+    """No benchmark imported yet (200, how to import one), or the benchmark or split asked for does not exist
+    (404, with the leaderboards that do and a link to the benchmark's published results if there are any)."""
+    asked = request.GET.get("benchmark") or request.GET.get("split")
+    published = reported_results(benchmark=request.GET.get("benchmark") or settings.DEFAULT_BENCHMARK).exists()
+    return render(request, "leaderboard/empty.html", status=404 if asked else 200, context={
+        "problem": str(problem), "asked": asked, "benchmarks": Benchmark.objects.filter(is_current=True),
+        "reported": published})
+
+
 def home(request):
     """The split's leaderboard: a tab per language view, each with its ranked table and radar chart, then the
     published results of this benchmark and split that are not ranked (in `overall`: all of them, both languages,
@@ -34,10 +44,7 @@ def home(request):
     try:
         split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
     except NotFound as exc:
-        asked = request.GET.get("benchmark") or request.GET.get("split")
-        return render(request, "leaderboard/empty.html", status=404 if asked else 200, context={
-            "problem": str(exc), "asked": asked, "benchmarks": Benchmark.objects.filter(is_current=True),
-            "reported": reported_results(benchmark=request.GET.get("benchmark") or settings.DEFAULT_BENCHMARK).exists()})
+        return _no_leaderboard(request, exc)
     views = []
     for language in LANGUAGE_VIEWS:
         rows = leaderboard_rows(split=split, language=language)
