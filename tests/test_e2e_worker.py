@@ -17,6 +17,7 @@ import requests
 from django.conf import settings
 from django.db import connection
 
+from evaluation.sandbox import get_backend, netns
 from tests.conftest import DEMO_SUBMISSIONS, import_demo
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -188,6 +189,7 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     system = System.objects.create(team=user.teams.get(), name="Survivor")
     split = Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")
     log = tmp_path / "worker.log"
+    namespaces_before = set(netns.leftovers())
     first = _start_worker(log, EVALUATION_STALE_SECONDS="6")
     sub = submission_create(system=system, split=split, user=user,
                             upload=SimpleUploadedFile("a.zip", demo_zip("agent-alpha")))
@@ -196,6 +198,7 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
         assert time.monotonic() < deadline
         time.sleep(0.2)
     sandboxed = [pid for pid in _descendants(first.pid) if _is_sandboxed(pid)]
+    killed_namespaces = set(netns.leftovers()) - namespaces_before
     _stop(first, signal.SIGKILL)
     time.sleep(2)
     assert [pid for pid in sandboxed if Path(f"/proc/{pid}").exists()] == [], "sandboxed processes outlived the worker"
@@ -211,6 +214,9 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     finally:
         _stop(second)
     assert data["status"] == "finished", data
+    # Its namespaces are swept at the second worker's start (their owner is gone), not 30 min later.
+    assert killed_namespaces or not get_backend("local").isolation.startswith("netns")
+    assert not killed_namespaces & set(netns.leftovers()), "the dead worker's namespaces stay"
     results = TaskResult.objects.filter(run__submission=sub)
     assert all(r.status == "done" and r.outcome != "harness_error" for r in results)
     assert {r.pk for r in results if r.attempts == 2} == killed

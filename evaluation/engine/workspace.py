@@ -13,19 +13,12 @@ import subprocess
 import time
 from pathlib import Path
 
+from evaluation.sandbox.procfs import identity_alive, process_identity
+
 DEFAULT_CAP_BYTES = 2 * 1024 ** 3
 
 
 OWNER_FILE = ".rg-owner"
-
-
-def _process_identity(pid: int) -> str | None:
-    """`<pid>:<start time in clock ticks>` (unique even when pids are reused), None when gone."""
-    try:
-        start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-    return f"{pid}:{start}"
 
 
 def create(path: Path, *, cap_bytes: int = DEFAULT_CAP_BYTES) -> bool:
@@ -37,7 +30,7 @@ def create(path: Path, *, cap_bytes: int = DEFAULT_CAP_BYTES) -> bool:
     capped = os.geteuid() == 0 and subprocess.run(
         ["mount", "-t", "tmpfs", "-o", f"size={cap_bytes},mode=0711,nosuid,nodev", "tmpfs", str(path)],
         capture_output=True).returncode == 0
-    (path / OWNER_FILE).write_text(_process_identity(os.getpid()) or "")
+    (path / OWNER_FILE).write_text(process_identity(os.getpid()) or "")
     return capped
 
 
@@ -56,8 +49,7 @@ def abandoned(path: Path, older_than: float) -> bool:
     except OSError:
         owner = ""
     if owner:
-        pid = int(owner.split(":")[0])
-        return _process_identity(pid) != owner
+        return not identity_alive(owner)
     try:
         return time.time() - path.stat().st_mtime > older_than
     except OSError:

@@ -67,14 +67,16 @@ class LocalBackend(SandboxBackend):
         return self.isolation == "process"
 
     def sweep(self, *, min_age: float = 1800.0) -> int:
-        """Delete `rg-` network namespaces a crashed worker left: empty ones older than `min_age` seconds.
+        """Delete `rg-` network namespaces a crashed worker left: empty ones whose creating process has exited,
+        and empty ones without an owner record older than `min_age` seconds.
 
         Sandboxed processes die with their worker (bwrap --die-with-parent), so a leftover namespace is
-        empty; the age check spares namespaces of live workers that are still in their install phase.
+        empty; the owner record (or, without one, the age) spares namespaces of live workers that are still
+        in their install phase, before any process has joined.
         """
         removed = 0
         for name in netns.leftovers():
-            if netns.pids(name) or netns.age_seconds(name) < min_age:
+            if netns.pids(name) or not (netns.owner_gone(name) or netns.age_seconds(name) >= min_age):
                 continue
             netns.delete(name)
             TaskCgroup(name[len(netns.PREFIX):]).remove()

@@ -16,9 +16,13 @@ import time
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from .procfs import identity_alive, process_identity
+
 T = TypeVar("T")
 CLONE_NEWNET = 0x40000000
 NETNS_DIR = Path("/run/netns")
+#: One file per namespace this project made, holding the creating process's identity (procfs.process_identity).
+OWNERS_DIR = Path("/run/rg-netns-owners")
 PREFIX = "rg-"
 
 
@@ -27,17 +31,33 @@ class NetnsError(RuntimeError):
 
 
 def create(name: str) -> None:
-    """Create namespace `name` with loopback up. Raises NetnsError."""
+    """Create namespace `name` with loopback up, recording the calling process as its owner. Raises NetnsError."""
     for argv in (["ip", "netns", "add", name], ["ip", "-n", name, "link", "set", "lo", "up"]):
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode != 0:
             delete(name)
             raise NetnsError(f"{' '.join(argv)}: {proc.stderr.strip()}")
+    try:
+        OWNERS_DIR.mkdir(mode=0o700, exist_ok=True)
+        (OWNERS_DIR / name).write_text(process_identity(os.getpid()) or "")
+    except OSError:
+        pass  # no record: `owner_gone` says False and the sweep falls back to the namespace's age
 
 
 def delete(name: str) -> None:
-    """Remove namespace `name` if it exists (its processes must be gone first)."""
+    """Remove namespace `name` and its owner record if they exist (its processes must be gone first)."""
     subprocess.run(["ip", "netns", "delete", name], capture_output=True)
+    (OWNERS_DIR / name).unlink(missing_ok=True)
+
+
+def owner_gone(name: str) -> bool:
+    """True when the process that created namespace `name` has exited; False while it runs or when there is no
+    owner record (namespaces made before records existed, or by another tool)."""
+    try:
+        owner = (OWNERS_DIR / name).read_text().strip()
+    except OSError:
+        return False
+    return bool(owner) and not identity_alive(owner)
 
 
 def pids(name: str) -> list[int]:

@@ -1,4 +1,5 @@
-"""Reading /proc: children of a process, members of a PID namespace, processes carrying a marker."""
+"""Reading /proc: children of a process, members of a PID namespace, processes carrying a marker, and process
+identities that survive pid reuse (for owner records of task folders and network namespaces)."""
 from __future__ import annotations
 
 import os
@@ -10,6 +11,22 @@ PROC = Path("/proc")
 
 def _pids() -> list[int]:
     return [int(p.name) for p in PROC.iterdir() if p.name.isdigit()]
+
+
+def process_identity(pid: int) -> str | None:
+    """`<pid>:<start time in clock ticks>` (unique even when pids are reused), None when the process is gone."""
+    try:
+        start = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+    return f"{pid}:{start}"
+
+
+def identity_alive(identity: str) -> bool:
+    """True while the process recorded as `identity` (from `process_identity`) still runs; False for a
+    malformed record."""
+    pid = identity.split(":", 1)[0]
+    return pid.isdigit() and process_identity(int(pid)) == identity
 
 
 def children(pid: int) -> list[int]:

@@ -10,13 +10,15 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 
 from evaluation.engine.readiness import port_state
-from evaluation.sandbox import Mount, Role, get_backend
+from evaluation.sandbox import Mount, Role, get_backend, netns
 from evaluation.sandbox.base import LOG_CAP_BYTES
 from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
 from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
@@ -442,3 +444,21 @@ def test_install_command_cannot_reach_host_loopback_services(bwrap_backend, open
         listener.close()
 
     assert blocked(result.output), result.output
+
+
+# --- sweep ---------------------------------------------------------------------------------------
+def test_sweep_removes_a_dead_workers_namespace_at_once_and_spares_a_live_ones(bwrap_backend):
+    dead, live = f"rg-dead{uuid.uuid4().hex[:8]}", f"rg-live{uuid.uuid4().hex[:8]}"
+    # A process that makes a namespace and exits, as a worker killed in a task's install phase does.
+    subprocess.run([sys.executable, "-c", f"from evaluation.sandbox import netns; netns.create({dead!r})"],
+                   cwd=REPO_ROOT, check=True)
+    netns.create(live)
+    try:
+        assert {dead, live} <= set(netns.leftovers())
+        assert netns.owner_gone(dead) and not netns.owner_gone(live)
+        bwrap_backend.sweep()  # both are seconds old: only the owner record tells them apart
+        assert dead not in netns.leftovers() and not (netns.OWNERS_DIR / dead).exists()
+        assert live in netns.leftovers()
+    finally:
+        netns.delete(live)
+        netns.delete(dead)
