@@ -53,12 +53,10 @@ def reported_results(*, benchmark: str | None = None, split: str | None = None,
     return rows.select_related("verified_by")
 
 
-def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any] | None:
-    """The row's published values for one language as fractions in the shape of SCORING.md's M (no interval, no
-    Solved: the authors publish neither), plus `published` {metric: percent string as published}; None when the
-    source reports nothing for that language (always for `overall`: the authors report per language only)."""
-    if language == "overall" or result.value(language, "pass_at_1") is None:
-        return None
+def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any]:
+    """The row's published values for one language (`python` or `java`) as fractions in the shape of SCORING.md's
+    M (no interval, no Solved: the authors publish neither), plus `published` {metric: percent string as
+    published}; a value the source does not report is None."""
     values = {m: result.value(language, m) for m in METRICS}
     return {**{m: None if v is None else float(v / 100) for m, v in values.items()},
             **{f"{m}_ci": None for m in METRICS}, "solved": None, "solved_ci": None,

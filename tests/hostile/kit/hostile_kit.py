@@ -108,50 +108,40 @@ def try_append(path, text: str = "pwned by the hostile corpus\n") -> bool:
     return True
 
 
+def _exchange(sock: socket.socket, address, shown: str, *, send: bytes, label: str) -> bytes | None:
+    """Connect `sock` to `address`, send `send`, read up to 200 bytes; records `blocked` (and returns None) when
+    the connection fails, else `reached` with the reply. Closes the socket."""
+    try:
+        sock.connect(address)
+    except OSError as exc:
+        sock.close()
+        record("blocked", f"connect {label} {shown}", _why(exc))
+        return None
+    reply = b""
+    try:
+        if send:
+            sock.sendall(send)
+        reply = sock.recv(200)
+    except OSError:
+        pass
+    finally:
+        sock.close()
+    record("reached", f"{label} {shown}", reply)
+    return reply
+
+
 def try_connect(host: str, port: int, *, send: bytes = b"", label: str = "", timeout: float = 2.0) -> bytes | None:
     """TCP connect; a connection that opens at all is recorded as `reached`."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.settimeout(timeout)
-    try:
-        sock.connect((host, port))
-    except OSError as exc:
-        sock.close()
-        record("blocked", f"connect {label} {host}:{port}", _why(exc))
-        return None
-    reply = b""
-    try:
-        if send:
-            sock.sendall(send)
-        reply = sock.recv(200)
-    except OSError:
-        pass
-    finally:
-        sock.close()
-    record("reached", f"{label} {host}:{port}", reply)
-    return reply
+    return _exchange(sock, (host, port), f"{host}:{port}", send=send, label=label)
 
 
 def try_unix(path: str, *, send: bytes = b"", label: str = "") -> bytes | None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(2)
-    try:
-        sock.connect(path)
-    except OSError as exc:
-        sock.close()
-        record("blocked", f"connect {label} {path}", _why(exc))
-        return None
-    reply = b""
-    try:
-        if send:
-            sock.sendall(send)
-        reply = sock.recv(200)
-    except OSError:
-        pass
-    finally:
-        sock.close()
-    record("reached", f"{label} {path}", reply)
-    return reply
+    return _exchange(sock, path, path, send=send, label=label)
 
 
 def try_udp(host: str, port: int, payload: bytes, *, label: str = "") -> bytes | None:
