@@ -20,7 +20,8 @@ test-slow:
 	WITH_BROWSER=1 scripts/bootstrap.sh
 	WITH_DOCKER=1 scripts/bootstrap.sh
 	.venv/bin/python -m pytest -q -m "slow or docker"
-	DATABASE_URL=postgres://postgres@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+	scripts/services.sh
+	DATABASE_URL=postgres://leaderboard:leaderboard@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
 		.venv/bin/python -m pytest -q -m "not browser and not docker"
 
 test-all: test test-slow
