@@ -46,7 +46,8 @@ def task_spec(task: Task, *, hidden_dir: Path | None = None) -> TaskSpec:
         name=task.name, language=task.language, port=task.port, hidden_dir=hidden_dir or task_hidden_dir(task),
         tests_total=task.tests_total,
         endpoints=tuple((e["method"], e["path"]) for e in task.declared_endpoints),
-        limits=PhaseLimits.for_language(task.language),
+        limits=PhaseLimits.for_language(task.language), pytest_args=task.pytest_args,
+        in_process=task.suite_kind == "in-process",
     )
 
 

@@ -21,6 +21,7 @@ class Benchmark(models.Model):
     version = models.CharField(max_length=64, help_text="sha256 over READMEs, hidden tests and metadata")
     is_current = models.BooleanField(default=True)
     storage_dir = models.CharField(max_length=500, help_text="private folder under BENCHMARK_ROOT")
+    info = models.JSONField(default=dict, blank=True, help_text="manifest facts: paper, source, licence, ...")
     imported_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,6 +49,12 @@ class Task(models.Model):
     has_reference = models.BooleanField(default=False)
     reference_status = models.CharField(max_length=32, default="unchecked")
     reference_detail = models.CharField(max_length=500, blank=True)
+    reference_runs = models.JSONField(default=list, blank=True,
+                                      help_text='reference checks: [{"passed", "total", "outcome", "seconds"}]')
+    port_source = models.CharField(max_length=300, blank=True, help_text="the README line (or file) that gave the port")
+    suite_kind = models.CharField(max_length=32, blank=True, help_text="black-box HTTP, white-box or in-process")
+    fixes = models.JSONField(default=list, blank=True, help_text='documented fixes: [{"kind", "args", "why"}]')
+    defects = models.JSONField(default=list, blank=True, help_text='defect notes: [{"kind", "text", "source"}]')
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="task_benchmark_name")]
@@ -55,6 +62,16 @@ class Task(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_excluded(self) -> bool:
+        """True when the task has no hidden test (N = 0) and is left out of its split's means (docs/scoring.md)."""
+        return self.tests_total == 0
+
+    @property
+    def pytest_args(self) -> tuple[str, ...]:
+        """Every pytest argument the documented fixes add."""
+        return tuple(a for fix in self.fixes if fix.get("kind") == "pytest-args" for a in fix.get("args", []))
 
     @property
     def is_flagged(self) -> bool:

@@ -31,8 +31,8 @@ def _store_task_files(task: TaskSource, storage: Path) -> None:
         target = hidden / path.relative_to(task.folder)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
-    if task.has_reference:
-        shutil.copytree(task.folder / "reference", storage / "references" / task.name,
+    if task.reference_dir:
+        shutil.copytree(task.reference_dir, storage / "references" / task.name,
                         ignore=shutil.ignore_patterns("__pycache__", "target", ".venv", "venv"), dirs_exist_ok=True)
 
 
@@ -69,14 +69,15 @@ def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | N
     with transaction.atomic():
         Benchmark.objects.filter(name=source.name).update(is_current=False)
         benchmark = Benchmark.objects.create(name=source.name, title=source.title or source.name,
-                                             version=source.version, storage_dir=str(storage))
+                                             version=source.version, storage_dir=str(storage), info=source.info)
         rows = {}
         for t in source.tasks:
             rows[t.name] = Task.objects.create(
                 benchmark=benchmark, name=t.name, language=t.language, port=t.port, framework=t.framework,
                 framework_guessed=t.framework_guessed, domain=t.domain, readme=t.readme,
                 declared_endpoints=t.endpoints, tests_total=max(t.static_count, counts.get(t.name) or 0),
-                handout_files=t.handout_files, has_reference=t.has_reference,
+                handout_files=t.handout_files, has_reference=t.has_reference, port_source=t.port_source[:300],
+                suite_kind=t.suite_kind, fixes=t.fixes, defects=t.defects,
             )
         for split_name, members in source.splits.items():
             split = Split.objects.create(benchmark=benchmark, name=split_name)

@@ -11,15 +11,18 @@ from .toolchain import Toolchain
 _COUNT = re.compile(r"^(\d+) tests? collected", re.M)
 
 
-def collect_count(hidden_dir: Path, toolchain: Toolchain, *, timeout: float = 120) -> int | None:
-    """Cases pytest collects from the task's suite, or None when collection fails (white-box suites).
+def collect_count(hidden_dir: Path, toolchain: Toolchain, *, pytest_args: tuple[str, ...] = (),
+                  timeout: float = 120) -> int | None:
+    """Cases pytest collects from the task's suite (with the benchmark's `pytest_args` fixes), or None when
+    collection fails (white-box suites).
 
     Runs the benchmark's own files (trusted) with the runner environment; never a submission.
     """
     env_dir = ensure_runner_env(hidden_dir, toolchain)
     target = "tests" if (hidden_dir / "tests").is_dir() else "."
     proc = subprocess.run(
-        [str(env_dir / "bin" / "python"), "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", target],
+        [str(env_dir / "bin" / "python"), "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", target,
+         *pytest_args],
         cwd=hidden_dir, capture_output=True, text=True, timeout=timeout,
         env={"PATH": f"{env_dir}/bin:/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
     )

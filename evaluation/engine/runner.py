@@ -287,9 +287,8 @@ class TaskRun:
         suite, reports = self._runner_dir()
         self._give(self.work.runner, Role.RUNNER, 0o700)
         target = "tests" if (suite / "tests").is_dir() else "."
-        base = f"http://127.0.0.1:{self.spec.port}"
-        env = {"BASE_URL": base, "API_BASE_URL": base, "SERVICE_BASE_URL": base, "PORT": str(self.spec.port),
-               "PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin"}
+        # No BASE_URL / API_BASE_URL / PORT or other variable a suite reads: its defaults are right (v2 test phase).
+        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin"}
         mounts = [Mount(self.work.runner, True), Mount(env_dir)]
         if submission_modules(suite / target, self.work.repo, runner_env=env_dir):
             site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
@@ -299,7 +298,7 @@ class TaskRun:
         report = reports / "junit.xml"
         argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
                 f"--junitxml={report}", "-o", "junit_family=xunit1", f"--timeout={self.spec.limits.test_case:.0f}",
-                f"--rootdir={suite}"]
+                f"--rootdir={suite}", *self.spec.pytest_args]
         result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
                         mounts=mounts)
         return result, [report] if report.is_file() else []
@@ -310,10 +309,9 @@ class TaskRun:
         reports = copy / "target" / "surefire-reports"
         shutil.rmtree(reports, ignore_errors=True)
         self._give(self.work.runner, Role.RUNNER, 0o700)
-        base = f"http://127.0.0.1:{self.spec.port}"
         argv = ["mvn", *self.toolchain.maven_args(), "surefire:test",
                 "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}"]
-        result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={"API_BASE_URL": base, "BASE_URL": base},
+        result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={},
                         timeout=self.spec.limits.test_suite,
                         mounts=[Mount(self.work.runner, True), Mount(self.toolchain.maven_repo)])
         return result, sorted(reports.glob("TEST-*.xml"))
@@ -333,9 +331,11 @@ class TaskRun:
                 self.on_phase("install")
                 self.install(sb)
                 self.on_phase("start")
-                self.start_and_wait(sb)
+                service = self.start_and_wait(sb)
                 self.on_phase("probe")
                 self.probe_service(sb)
+                if self.spec.in_process:  # the suite starts the application itself on the task's port
+                    service.stop()
                 self.on_phase("test")
                 self.run_tests(sb)
                 self.on_phase("teardown")

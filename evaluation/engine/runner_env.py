@@ -1,42 +1,111 @@
 """Test-runner environments for hidden pytest suites, built once per requirement set and cached.
 
-The runner's environment gets the suite's `tests/requirements.txt` and the task-root
-`requirements.txt` (BENCHMARK-FORMAT.md "What real suites look like"), minus linters and
-formatters, plus pytest and pytest-timeout. It is built by the platform from benchmark files only
-(trusted input) and mounted read-only into the runner's sandbox.
+The runner's environment (docs/scoring.md "The run of one task", test phase, v2) holds pytest and
+pytest-timeout, `requests` and `httpx` (the RepoGenesis harness always installs both), the suite's
+`tests/requirements.txt` and the task-root `requirements.txt` (minus linters, formatters, documentation and
+load-testing tools, which no test imports), and the distribution of every other third-party module the suite's
+files import (a static scan of their import statements, mapped by `suite_imports`). It is built by the platform
+from benchmark files only (trusted input) and mounted read-only into the runner's sandbox.
 """
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import re
 import shutil
 import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from .toolchain import Toolchain
+from .whitebox import imported_top_modules
 
-SKIPPED = {"black", "flake8", "mypy", "pylint", "isort", "ruff", "autopep8", "pre-commit", "yapf"}
-ALWAYS = ["pytest>=7", "pytest-timeout>=2.1"]
+#: Requirement lines never installed into a runner: linters, formatters, documentation, notebooks, load tests.
+SKIPPED = {"black", "flake8", "mypy", "pylint", "isort", "ruff", "autopep8", "pre-commit", "yapf", "sphinx",
+           "sphinx-rtd-theme", "jupyter", "ipython", "notebook", "locust"}
+ALWAYS = ["pytest>=7", "pytest-timeout>=2.1", "requests", "httpx"]
+#: Bumped whenever what the runner installs or sets changes; hashed into every benchmark version, so results
+#: scored under older rules are marked "scored on an older version" (docs/scoring.md "Benchmark version").
+RUNNER_RULES = "runner/v2: requests+httpx, both requirement files, scanned imports; no base-URL variables"
+
+#: Import names whose distribution is named differently.
+MODULE_DISTRIBUTIONS = {
+    "jwt": "PyJWT", "yaml": "PyYAML", "bs4": "beautifulsoup4", "PIL": "Pillow", "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv", "jose": "python-jose", "multipart": "python-multipart", "sklearn": "scikit-learn",
+    "websocket": "websocket-client", "rest_framework": "djangorestframework", "google.protobuf": "protobuf",
+    "magic": "python-magic", "socketio": "python-socketio", "engineio": "python-engineio", "Crypto": "pycryptodome",
+    "OpenSSL": "pyOpenSSL", "attr": "attrs", "pkg_resources": "setuptools", "email_validator": "email-validator",
+    "faker": "Faker", "factory": "factory-boy", "docx": "python-docx", "pptx": "python-pptx",
+}
+#: Import names that are also the name of the distribution that provides them (the ones suites use).
+SAME_NAME = {
+    "requests", "httpx", "pytest", "flask", "fastapi", "starlette", "sqlalchemy", "pandas", "numpy", "jsonschema",
+    "pydantic", "websockets", "aiohttp", "django", "werkzeug", "freezegun", "responses", "urllib3", "openpyxl",
+    "reportlab", "pytz", "ujson", "orjson", "cryptography", "bcrypt", "passlib", "redis", "pymongo", "psycopg2",
+    "aioresponses", "uvicorn", "eve", "marshmallow", "jinja2", "click", "lxml", "xmltodict", "toml", "tomli",
+    "certifi", "idna", "six", "simplejson", "markdown", "boto3", "itsdangerous", "hypothesis", "mock", "deepdiff",
+}
+
+
+@dataclass(frozen=True)
+class SuiteImports:
+    """What a suite's import statements need: `distributions` (sorted requirement names the runner installs) and
+    `unmapped` (sorted top-level names no rule maps: the submission's own modules of a white-box suite, or a
+    benchmark defect to state at import)."""
+
+    distributions: tuple[str, ...]
+    unmapped: tuple[str, ...]
+
+
+def suite_local_modules(hidden_dir: Path) -> set[str]:
+    """Module names the task folder itself defines (every .py file's stem and every folder's name)."""
+    return {p.stem for p in hidden_dir.rglob("*.py")} | {p.name for p in hidden_dir.rglob("*") if p.is_dir()}
+
+
+def _distribution_for(name: str) -> str | None:
+    if name in MODULE_DISTRIBUTIONS:
+        return MODULE_DISTRIBUTIONS[name]
+    if name in SAME_NAME:
+        return name
+    if name.startswith("pytest_"):  # pytest plugins: pytest_asyncio is pytest-asyncio
+        return name.replace("_", "-")
+    return None
+
+
+def suite_imports(hidden_dir: Path) -> SuiteImports:
+    """Scan the import statements of every .py file of the task folder (never executed) and map each third-party
+    top-level module (not the standard library, not a module the folder defines) to its distribution."""
+    names = imported_top_modules(hidden_dir) - set(sys.stdlib_module_names) - suite_local_modules(hidden_dir)
+    mapped, unmapped = set(), set()
+    for name in names:
+        dist = _distribution_for(name)
+        (mapped.add(dist) if dist else unmapped.add(name))
+    return SuiteImports(tuple(sorted(mapped)), tuple(sorted(unmapped)))
 
 
 class RunnerEnvError(RuntimeError):
     """The runner environment could not be built (a platform or benchmark fault)."""
 
 
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _requirement_name(line: str) -> str:
+    match = _NAME.match(line.split(";")[0].strip())
+    return match.group(0).lower() if match else ""
+
+
 def runner_requirements(hidden_dir: Path) -> list[str]:
-    """Requirement lines for a task's runner: tests/ and task-root files, linters dropped, sorted."""
-    lines: set[str] = set(ALWAYS)
+    """Requirement lines for a task's runner, sorted: ALWAYS, tests/ and task-root files (SKIPPED tools dropped),
+    and the distributions of the suite's scanned imports."""
+    lines: set[str] = set(ALWAYS) | set(suite_imports(hidden_dir).distributions)
     for path in (hidden_dir / "tests" / "requirements.txt", hidden_dir / "requirements.txt"):
         if not path.is_file():
             continue
         for raw in path.read_text(errors="replace").splitlines():
             line = raw.split("#", 1)[0].strip()
-            if not line or line.startswith("-"):
-                continue
-            name = line.split(";")[0].split("[")[0]
-            for sep in "<>=!~ ":
-                name = name.split(sep)[0]
-            if name.lower() not in SKIPPED:
+            if line and not line.startswith("-") and _requirement_name(line) not in SKIPPED:
                 lines.add(line)
     return sorted(lines)
 

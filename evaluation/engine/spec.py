@@ -28,7 +28,11 @@ class TaskSpec:
     """What the engine needs to know about one task.
 
     `hidden_dir` is the private copy of the task folder made at import (README.md, tests/ or
-    src/test/, pytest.ini, requirements.txt, pom.xml). `endpoints` are (method, path) pairs.
+    src/test/, pytest.ini, requirements.txt, pom.xml). `endpoints` are (method, path) pairs. `pytest_args` are the
+    benchmark's documented fixes for its suite (e.g. `("-o", "python_classes=RBACServiceTester")`), appended to
+    every pytest call on it (docs/scoring.md "Task defects"). `in_process`: the suite starts the application itself
+    (Java `App.start(0)`, `@SpringBootTest`, ...), so the deployed service is stopped after the probe and before the
+    tests, leaving the task's port free in its network namespace (docs/scoring.md, test phase).
     """
 
     name: str
@@ -38,6 +42,8 @@ class TaskSpec:
     tests_total: int
     endpoints: tuple[tuple[str, str], ...] = ()
     limits: PhaseLimits = field(default_factory=PhaseLimits)
+    pytest_args: tuple[str, ...] = ()
+    in_process: bool = False
 
 
 @dataclass(frozen=True)

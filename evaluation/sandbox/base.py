@@ -62,6 +62,10 @@ class ServiceHandle(abc.ABC):
     def log(self) -> str:
         """What the service printed so far, capped at LOG_CAP_BYTES."""
 
+    @abc.abstractmethod
+    def stop(self) -> None:
+        """Kill every process of the service now (before the task's teardown), freeing its ports."""
+
 
 class TaskSandbox(abc.ABC):
     """Everything one task's evaluation runs in. Use as a context manager: `close()` kills all."""

@@ -286,6 +286,14 @@ class _ContainerService(ServiceHandle):
     def log(self) -> str:
         return self.reader.text() + (f"cannot start the service: {self.failure}\n" if self.failure else "")
 
+    def stop(self) -> None:
+        import docker
+
+        try:
+            self.container.kill()
+        except docker.errors.APIError as exc:  # already gone; close() removes it either way
+            log.info("service container %s: %s", self.container.name, exc)
+
 
 class DockerTaskSandbox(TaskSandbox):
     """One task in containers (see module docstring)."""

@@ -120,6 +120,9 @@ class _PidNamespaceService(ServiceHandle):
     def log(self) -> str:
         return self.reader.text()
 
+    def stop(self) -> None:
+        self.kill()
+
     def kill(self) -> None:
         ns = self.namespace()
         if ns is not None:
@@ -251,6 +254,10 @@ class _MarkedService(ServiceHandle):
 
     def log(self) -> str:
         return self.reader.text()
+
+    def stop(self) -> None:
+        kill_group(self.proc)
+        procfs.kill_all(procfs.with_marker(self.marker))
 
 
 class ProcessTaskSandbox(TaskSandbox):

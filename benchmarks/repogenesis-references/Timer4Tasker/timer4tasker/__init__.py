@@ -1,0 +1,1 @@
+"""Timer4Tasker: a lightweight scheduled task management service."""

@@ -1,0 +1,7 @@
+package com.example.coursescheduling.model;
+
+public class Teacher {
+    public Long id;
+    public String name;
+    public Long departmentId;
+}
