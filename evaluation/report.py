@@ -15,11 +15,14 @@ CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain",
 
 def task_entry(*, task: str, language: str, framework: str, domain: str, outcome: str, dsr: int, ac: float | None,
                endpoints: list[dict], tests_passed: int, tests_total: int, durations: dict,
-               detail: str = "", reference_status: str = "unchecked") -> dict[str, Any]:
+               detail: str = "", reference_status: str = "unchecked", excluded: bool = False,
+               defects: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """One element of the report's `tasks` list (Pass@1 and Solved derived from P and N).
 
     `reference_status` (passed/flaky/failed/none/unchecked) flags tasks whose reference solution does
-    not pass its own suite reliably: their scores deserve less trust.
+    not pass its own suite reliably: their scores deserve less trust. `excluded`: the task has no hidden test
+    (N = 0 at import) and is left out of every mean (docs/scoring.md "Metrics per task"); `defects` are the task's
+    defect notes, stated in the report.
     """
     return {
         "task": task, "language": language, "framework": framework, "domain": domain, "outcome": outcome,
@@ -29,18 +32,21 @@ def task_entry(*, task: str, language: str, framework: str, domain: str, outcome
         "pass_at_1": tests_passed / tests_total if tests_total else 0.0,
         "solved": int(tests_total > 0 and tests_passed == tests_total),
         "durations": {k: durations.get(k) for k in ("install", "start", "test")}, "detail": detail,
-        "reference_status": reference_status,
+        "reference_status": reference_status, "excluded": excluded, "defects": list(defects),
     }
 
 
 def summarize(tasks: list[dict]) -> dict[str, Any]:
-    """{"overall": M, "by_language": {lang: M}} over report task entries (SCORING.md "Aggregates")."""
+    """{"overall": M, "by_language": {lang: M}, "excluded": [task names]} over report task entries (SCORING.md
+    "Aggregates"); entries marked `excluded` (N = 0) are left out of every mean and listed instead.
+    Raises ValueError when no entry can be scored."""
     scores = [TaskScore(task=t["task"], language=t["language"], outcome=t["outcome"], dsr=t["dsr"], ac=t["ac"],
                         tests_passed=t["tests_passed"], tests_total=t["tests_total"], pass_at_1=t["pass_at_1"],
-                        solved=t["solved"]) for t in tasks]
+                        solved=t["solved"]) for t in tasks if not t.get("excluded")]
     grouped = aggregate_by_language(scores)
     return {"overall": grouped["overall"].as_dict(),
-            "by_language": {lang: agg.as_dict() for lang, agg in grouped["by_language"].items()}}
+            "by_language": {lang: agg.as_dict() for lang, agg in grouped["by_language"].items()},
+            "excluded": sorted(t["task"] for t in tasks if t.get("excluded"))}
 
 
 def build_report(*, benchmark: dict, evaluator: dict, submission: dict, tasks: list[dict],
@@ -70,4 +76,5 @@ def entry_from_result(result) -> dict[str, Any]:
     return task_entry(task=t.name, language=t.language, framework=t.framework, domain=t.domain,
                       outcome=result.outcome, dsr=result.dsr, ac=result.ac, endpoints=result.endpoints,
                       tests_passed=result.tests_passed, tests_total=result.tests_total, durations=result.durations,
-                      detail=result.detail, reference_status=t.reference_status)
+                      detail=result.detail, reference_status=t.reference_status, excluded=t.is_excluded,
+                      defects=[d["text"] for d in t.defects])

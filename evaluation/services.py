@@ -210,7 +210,9 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
         passes = sum(e.outcome == "passed" for e in outcomes[task.pk])
         status = "passed" if passes == runs else "flaky" if passes else "failed"
         worst = min(outcomes[task.pk], key=lambda e: e.tests_passed)
-        task_set_reference_status(task=task, status=status,
+        checks = [{"outcome": e.outcome, "passed": e.tests_passed, "total": e.tests_total,
+                   "seconds": round(sum(v for v in e.durations.values() if v), 1)} for e in outcomes[task.pk]]
+        task_set_reference_status(task=task, status=status, runs=checks,
                                   detail=f"{passes} of {runs} runs passed; worst: {worst.outcome}, {worst.detail}")
         if status != "passed":
             flagged.append(task)

@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from .models import Split, System
 from .selectors import (NotFound, leaderboard_rows, reported_apart_as_dicts, reported_as_dict, reported_results,
-                        split_get, split_tasks)
+                        split_get, split_tasks, task_health)
 from .services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
@@ -59,7 +59,9 @@ class ReportedApi(APIView):
 
 
 class TaskListApi(APIView):
-    """The split's tasks: language, framework, domain, port, declared endpoints (README for public splits)."""
+    """The split's tasks: language, framework, domain, port, declared endpoints, health (port source, N, suite
+    kind, fixes, defects, excluded, reference result and flake rate, share of systems that solve it), README for
+    public splits."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -70,9 +72,16 @@ class TaskListApi(APIView):
         tasks = [{"name": t.name, "language": t.language, "framework": t.framework,
                   "framework_guessed": t.framework_guessed, "domain": t.domain, "port": t.port,
                   "tests_total": t.tests_total, "declared_endpoints": t.declared_endpoints,
-                  "reference_status": t.reference_status, **({"readme": t.readme} if public else {})}
-                 for t in split_tasks(split=split)]
-        return Response({"benchmark": split.benchmark.name, "split": split.name, "tasks": tasks})
+                  "reference_status": t.reference_status, "health": _health_dict(h),
+                  **({"readme": t.readme} if public else {})}
+                 for h in task_health(split=split) for t in [h["task"]]]
+        return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
+                         "info": split.benchmark.info, "tasks": tasks})
+
+
+def _health_dict(health: dict) -> dict:
+    """task_health()'s row without the model object: what the benchmark's authors can read as JSON."""
+    return {k: v for k, v in health.items() if k not in ("task", "name", "language", "port")}
 
 
 class SystemSerializer(serializers.ModelSerializer):

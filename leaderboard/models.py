@@ -122,6 +122,7 @@ class System(models.Model):
         AGENT = "agent", "Agent"
         IDE = "ide", "IDE"
         OTHER = "other", "Other"
+        REFERENCE = "reference", "Reference (oracle)"  # the benchmark's reference solutions: shown apart, never ranked
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="systems")
     name = models.CharField(max_length=100, unique=True)
@@ -153,6 +154,7 @@ class ReportedResult(models.Model):
         AGENT = "agent", "Agent"
         IDE = "ide", "IDE"
         OTHER = "other", "Other"
+        REFERENCE = "reference", "Reference (oracle)"  # the benchmark's reference solutions: shown apart, never ranked
 
     benchmark_name = models.SlugField(max_length=64, help_text="the benchmark the authors evaluated on, by name")
     split_name = models.SlugField(max_length=64)

@@ -11,7 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from evaluation.grading.ranking import RankInput, rank_rows
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
 
-from .models import Benchmark, ReportedResult, Split, Task
+from .models import Benchmark, ReportedResult, Split, System, Task
 from .reported_files import METRICS
 
 LANGUAGE_VIEWS = ("python", "java", "overall")
@@ -177,8 +177,12 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
     task_names = list(split_tasks(split=split, language=language).values_list("name", flat=True))
     if not task_names:
         return []
+    scored_names = list(split_tasks(split=split, language=language).filter(tests_total__gt=0)
+                        .values_list("name", flat=True))  # N = 0 tasks are left out of the means and the pairing
     inputs, by_key = [], {}
     for run in _latest_runs(split):
+        if run.submission.system.type == System.Type.REFERENCE:
+            continue  # an oracle, not a competitor: see reference_rows
         summary = run.summary["overall"] if language == "overall" else run.summary["by_language"].get(language)
         if not summary:
             continue
@@ -186,7 +190,7 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
         by_key[("run", run.pk)] = {"run": run, "metrics": summary}
         inputs.append(RankInput(key=("run", run.pk), pass_at_1=summary["pass_at_1"], ac=summary["ac"],
                                 dsr=summary["dsr"], submitted_at=run.submission.created_at,
-                                per_task_pass=[per_task.get(n, 0.0) for n in task_names]))
+                                per_task_pass=[per_task.get(n, 0.0) for n in scored_names]))
     for result in reported_results(benchmark=split.benchmark.name, split=split.name, verified=True):
         if not reported_rankable(result, language=language, task_count=len(task_names)):
             continue
@@ -197,3 +201,49 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
                                 dsr=metrics["dsr"], submitted_at=published, per_task_pass=None))
     return [LeaderboardRow(rank=r.rank, tied_with_leader=r.tied_with_leader, **by_key[r.key])
             for r in rank_rows(inputs)]
+
+
+def reference_rows(*, split: Split, language: str = "overall") -> list[dict[str, Any]]:
+    """The reference solutions' latest finished runs on this split (systems of type `reference`), as
+    {"system", "run", "metrics"} for one language view: shown apart from the ranking, never ranked."""
+    rows = []
+    for run in _latest_runs(split):
+        if run.submission.system.type != System.Type.REFERENCE:
+            continue
+        metrics = run.summary["overall"] if language == "overall" else run.summary["by_language"].get(language)
+        if metrics:
+            rows.append({"system": run.submission.system, "run": run, "metrics": metrics})
+    return rows
+
+
+def task_health(*, split: Split) -> list[dict[str, Any]]:
+    """Per task of the split, in name order, what says whether its scores can be trusted (docs/scoring.md "Task
+    defects"): {"task": Task, "name", "language", "port", "port_source", "tests_total", "excluded", "suite_kind",
+    "fixes", "defects", "reference": {"status", "detail", "runs", "passed_runs", "flake_rate"},
+    "systems": number of ranked systems with a run, "solved_share": share of them that solve the task (None when
+    no system is scored), "mean_pass_at_1"}. Reference systems are not counted among the systems."""
+    results: dict[str, list] = {}
+    systems = 0
+    for run in _latest_runs(split):
+        if run.submission.system.type == System.Type.REFERENCE:
+            continue
+        systems += 1
+        for r in run.results.all():
+            results.setdefault(r.task.name, []).append(r)
+    rows = []
+    for task in split_tasks(split=split):
+        runs = task.reference_runs or []
+        passed_runs = sum(1 for c in runs if c.get("outcome") == "passed")
+        scored = results.get(task.name, [])
+        rows.append({
+            "task": task, "name": task.name, "language": task.language, "port": task.port,
+            "port_source": task.port_source, "tests_total": task.tests_total, "excluded": task.is_excluded,
+            "suite_kind": task.suite_kind, "fixes": task.fixes, "defects": task.defects,
+            "reference": {"status": task.reference_status, "detail": task.reference_detail, "runs": runs,
+                          "passed_runs": passed_runs,
+                          "flake_rate": (len(runs) - passed_runs) / len(runs) if runs else None},
+            "systems": len(scored),
+            "solved_share": sum(r.solved for r in scored) / len(scored) if scored else None,
+            "mean_pass_at_1": sum(r.pass_at_1 for r in scored) / len(scored) if scored else None,
+        })
+    return rows

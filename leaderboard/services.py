@@ -96,11 +96,13 @@ def task_reference_dir(task: Task) -> Path | None:
     return path if path.is_dir() else None
 
 
-def task_set_reference_status(*, task: Task, status: str, detail: str) -> Task:
-    """Record whether the reference solution passes its own suite (`passed`, `failed`, `none`)."""
+def task_set_reference_status(*, task: Task, status: str, detail: str, runs: list[dict] | None = None) -> Task:
+    """Record whether the reference solution passes its own suite (`passed`, `flaky`, `failed`, `none`) and, when
+    given, each check run as {"outcome", "passed", "total", "seconds"} (the task page's flake rate)."""
     task.reference_status = status
     task.reference_detail = detail[:500]
-    task.save(update_fields=["reference_status", "reference_detail"])
+    task.reference_runs = runs or []
+    task.save(update_fields=["reference_status", "reference_detail", "reference_runs"])
     return task
 
 

@@ -13,7 +13,7 @@ from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
 from .models import Benchmark, Split, System
 from .selectors import (LANGUAGE_VIEWS, NotFound, leaderboard_rows, reported_apart, reported_results, split_get,
-                        split_tasks)
+                        reference_rows, split_tasks, task_health)
 from .services import system_create, team_for_user
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
@@ -57,6 +57,7 @@ def home(request):
                                          for r in rows],
                                    title=f"{LABELS[language]}: {split.benchmark.name} / {split.name}"),
             "reported": reported_apart(split=split, rows=rows),
+            "oracle": reference_rows(split=split, language=language),
             "reported_languages": REPORTED_LANGUAGES if overall else [(language, LABELS[language])],
         })
     active = request.GET.get("language", "python")
@@ -88,15 +89,17 @@ def render_readme(text: str) -> str:
 def task_list(request):
     """The task catalog of a split: language, framework, domain, port, declared endpoints."""
     split = _split_or_404(request)
-    return render(request, "leaderboard/task_list.html", {"split": split, "tasks": split_tasks(split=split)})
+    return render(request, "leaderboard/task_list.html", {"split": split, "rows": task_health(split=split)})
 
 
 def task_detail(request, name: str):
     """One task: metadata, declared endpoints, the README rendered (public splits only)."""
     split = _split_or_404(request)
     task = get_object_or_404(split_tasks(split=split), name=name)
+    health = next(h for h in task_health(split=split) if h["name"] == task.name)
     readme = render_readme(task.readme) if split.visibility == Split.Visibility.PUBLIC else None
-    return render(request, "leaderboard/task_detail.html", {"split": split, "task": task, "readme_html": readme})
+    return render(request, "leaderboard/task_detail.html", {"split": split, "task": task, "health": health,
+                                                            "readme_html": readme})
 
 
 def system_detail(request, pk: int):

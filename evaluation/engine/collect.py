@@ -8,7 +8,8 @@ from pathlib import Path
 from .runner_env import ensure_runner_env
 from .toolchain import Toolchain
 
-_COUNT = re.compile(r"^(\d+) tests? collected", re.M)
+_COUNT = re.compile(r"(\d+) tests? collected", re.M)
+_PER_FILE = re.compile(r"^\S+\.py: (\d+)$", re.M)
 
 
 def collect_count(hidden_dir: Path, toolchain: Toolchain, *, pytest_args: tuple[str, ...] = (),
@@ -31,4 +32,7 @@ def collect_count(hidden_dir: Path, toolchain: Toolchain, *, pytest_args: tuple[
     match = _COUNT.search(proc.stdout)
     if match:
         return int(match.group(1))
+    per_file = _PER_FILE.findall(proc.stdout)  # `-qq` (a suite's own `addopts = -q` plus ours): "test_x.py: 5"
+    if per_file:
+        return sum(int(n) for n in per_file)
     return sum(1 for line in proc.stdout.splitlines() if "::" in line)

@@ -56,7 +56,8 @@ class Command(BaseCommand):
                               endpoints=[{"method": x.method, "path": x.path, "implemented": x.implemented,
                                           "evidence": x.evidence} for x in e.endpoints],
                               tests_passed=e.tests_passed, tests_total=e.tests_total, durations=e.durations,
-                              detail=e.detail, reference_status=t.reference_status) for t, e in pairs]
+                              detail=e.detail, reference_status=t.reference_status, excluded=t.is_excluded,
+                              defects=[d["text"] for d in t.defects]) for t, e in pairs]
         report = build_report(
             benchmark={"name": split.benchmark.name, "version": split.benchmark.version, "split": split.name},
             evaluator={"version": EVALUATOR_VERSION, "backend": sandbox_backend().name,
