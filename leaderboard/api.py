@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from .models import Split, System
 from .selectors import (NotFound, leaderboard_rows, reported_apart_as_dicts, reported_as_dict, reported_results,
-                        split_get, split_tasks, task_health)
+                        split_get, task_health)
 from .services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),

@@ -25,7 +25,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from urllib.parse import urlsplit
 

@@ -21,9 +21,17 @@ class NotFound(LookupError):
     """The benchmark, split or language asked for does not exist; the message names it."""
 
 
+def default_benchmark_name() -> str:
+    """The first of settings.DEFAULT_BENCHMARKS with a current version in the database (else the first named)."""
+    imported = set(Benchmark.objects.filter(is_current=True, name__in=settings.DEFAULT_BENCHMARKS)
+                   .values_list("name", flat=True))
+    return next((n for n in settings.DEFAULT_BENCHMARKS if n in imported), settings.DEFAULT_BENCHMARKS[0])
+
+
 def split_get(*, benchmark: str | None = None, split: str | None = None) -> Split:
-    """The named split of the current version of a benchmark (defaults from settings). Raises NotFound."""
-    name = benchmark or settings.DEFAULT_BENCHMARK
+    """The named split of the current version of a benchmark (default: the first of DEFAULT_BENCHMARKS that is
+    imported, and DEFAULT_SPLIT). Raises NotFound."""
+    name = benchmark or default_benchmark_name()
     bench = Benchmark.objects.filter(name=name, is_current=True).first()
     if bench is None:
         raise NotFound(f"no benchmark named {name!r}")

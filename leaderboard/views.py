@@ -1,5 +1,4 @@
 """Pages: the leaderboard, the task catalog, systems, sign-up."""
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -12,7 +11,7 @@ import markdown
 from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
 from .models import Benchmark, Split, System
-from .selectors import (LANGUAGE_VIEWS, NotFound, leaderboard_rows, reported_apart, reported_results, split_get,
+from .selectors import (LANGUAGE_VIEWS, NotFound, default_benchmark_name, leaderboard_rows, reported_apart, reported_results, split_get,
                         reference_rows, split_tasks, task_health)
 from .services import system_create, team_for_user
 
@@ -31,7 +30,7 @@ def _no_leaderboard(request, problem: NotFound):
     """No benchmark imported yet (200, how to import one), or the benchmark or split asked for does not exist
     (404, with the leaderboards that do and a link to the benchmark's published results if there are any)."""
     asked = request.GET.get("benchmark") or request.GET.get("split")
-    published = reported_results(benchmark=request.GET.get("benchmark") or settings.DEFAULT_BENCHMARK).exists()
+    published = reported_results(benchmark=request.GET.get("benchmark") or default_benchmark_name()).exists()
     return render(request, "leaderboard/empty.html", status=404 if asked else 200, context={
         "problem": str(problem), "asked": asked, "benchmarks": Benchmark.objects.filter(is_current=True),
         "reported": published})

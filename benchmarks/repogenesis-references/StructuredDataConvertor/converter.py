@@ -244,6 +244,25 @@ READERS = {"csv": read_csv, "pdf": read_pdf}
 WRITERS = {"csv": write_csv, "excel": write_excel, "pdf": write_pdf}
 
 
+_MAGIC = {"excel": b"PK\x03\x04", "pdf": b"%PDF"}
+
+
+def _unwrap_double_base64(raw: bytes, source: str) -> bytes:
+    """Binary sources (Excel, PDF) that arrive base64-encoded twice are decoded once more.
+
+    A real .xlsx starts with the ZIP signature and a PDF with ``%PDF``; when the decoded bytes are not such a
+    file but are themselves base64 text of one, clients have clearly encoded the file twice.
+    """
+    magic = _MAGIC.get(source)
+    if magic is None or raw.startswith(magic):
+        return raw
+    try:
+        inner = base64.b64decode(re.sub(rb"\s+", b"", raw), validate=True)
+    except (binascii.Error, ValueError):
+        return raw
+    return inner if inner.startswith(magic) else raw
+
+
 def convert(payload: Any) -> dict:
     """Run one conversion request. Returns the response dict; raises ConversionError on bad input."""
     started = time.perf_counter()
@@ -262,6 +281,7 @@ def convert(payload: Any) -> dict:
         raise ConversionError("'data' is not valid base64")
     if not raw:
         raise ConversionError("'data' decodes to an empty file")
+    raw = _unwrap_double_base64(raw, source)
 
     if source == "excel":
         sheet_requested = isinstance(raw_options, dict) and raw_options.get("sheet_name") is not None

@@ -7,7 +7,7 @@ identifier and type.
 
 def content_info(content_id, content_type, with_thumbnail=True):
     if not content_id:
-        return None
+        return {"title": "", "summary": "", **({"thumbnail": ""} if with_thumbnail else {})}
     kind = (content_type or "content").capitalize()
     info = {
         "title": f"{kind} {content_id}",

@@ -21,7 +21,7 @@ def add(user_id: str, data: dict) -> dict:
         existing = store.favorites.find(lambda r: r["user_id"] == user_id and r["content_id"] == content_id
                                         and r["content_type"] == content_type)
         if existing:
-            raise ApiError(400, "Content is already in favorites", {"favorite_id": existing[0]["id"]},
+            raise ApiError(409, "Content is already in favorites", {"favorite_id": existing[0]["id"]},
                            error="already_favorited")
         ts = iso(now())
         record = store.favorites.add({

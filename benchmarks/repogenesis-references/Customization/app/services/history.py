@@ -22,16 +22,18 @@ def record(user_id: str, data: dict, ip_address, user_agent) -> dict:
         raise validation_error(errors)
     created = now()
     rec = store.history.add({
-        "id": new_id(), "user_id": user_id, "action": action, "content_id": content_id,
-        "content_type": content_type, "metadata": metadata if metadata is not None else {},
-        "session_id": session_id, "created_at": iso(created), "_created": created,
-        "ip_address": ip_address, "user_agent": user_agent,
+        # Optional string fields are always strings in responses ("" when not provided).
+        "id": new_id(), "user_id": user_id, "action": action, "content_id": content_id or "",
+        "content_type": content_type or "", "metadata": metadata if metadata is not None else {},
+        "session_id": session_id or "", "created_at": iso(created), "_created": created,
+        "ip_address": ip_address or "", "user_agent": user_agent or "",
     })
     return store.public(rec, FIELDS)
 
 
 def list_for(user_id, action=None, content_type=None, start=None, end=None, session_id=None) -> list:
     def match(r):
+        # content_id / content_type / session_id are stored as "" when absent, so filters compare directly.
         return (r["user_id"] == user_id
                 and (action is None or r["action"] == action)
                 and (content_type is None or r["content_type"] == content_type)
