@@ -70,7 +70,47 @@ def extract_endpoints(readme: str) -> list[Endpoint]:
         endpoint = _endpoint(method, path)
         if endpoint is not None:
             found.setdefault(endpoint, None)
+    return _with_base_path(list(found), readme)
+
+
+#: A README's statement of the API's base path: "- **Base Path**: `/api/v1`", "API Base Path: /api/v1",
+#: "Base URL: `http://localhost:8080/api/v1`", "Namespace prefix: /api/v1", "All APIs are prefixed with `/api`".
+_BASE_PATH = re.compile(
+    r"(?:\bbase\s*(?:path|url)(?:\s+of\s+the\s+api)?|\bnamespace\s*prefix|\bprefixed\s+with)\**\s*[:=]?\s*\**\s*`?"
+    r"(?:https?://[^/\s`'\"]+)?(/[\w\-./]*)?", re.I)
+
+
+def declared_base_path(readme: str) -> str:
+    """The base path the README states for its API (`/api/v1`), or "" when it states none or `/`."""
+    for match in _BASE_PATH.finditer(readme):
+        if match.group(1) is not None:
+            return match.group(1).rstrip("/.")
+    return ""
+
+
+def _with_base_path(endpoints: list[Endpoint], readme: str) -> list[Endpoint]:
+    """Endpoints listed relative to a stated base path get it (docs/scoring.md "API Coverage"): all of them when
+    none is written with it (Timer4Tasker lists `/tasks` under a base URL ending in `/api/v1`); otherwise only those
+    whose prefixed form also appears in the README (an example URL), so an endpoint documented at the root stays."""
+    base = declared_base_path(readme)
+    if not base:
+        return endpoints
+    relative = [e for e in endpoints if not (e.path == base or e.path.startswith(base + "/"))]
+    if not relative:
+        return endpoints
+    prefix_all = len(relative) == len(endpoints)
+    found: dict[Endpoint, None] = {}
+    for e in endpoints:
+        if e in relative and (prefix_all or _mentions(readme, base + e.path)):
+            e = Endpoint.of(e.method, base + e.path)
+        found.setdefault(e, None)
     return list(found)
+
+
+def _mentions(readme: str, path: str) -> bool:
+    """True when `path` (params as `{param}`) appears in the README, any parameter spelling accepted."""
+    pattern = re.escape(path).replace(re.escape("{param}"), r"[^/\s`'\"?]+")
+    return re.search(pattern + r"(?![\w/])", readme) is not None
 
 
 def _endpoint(method: str, path: str) -> Endpoint | None:

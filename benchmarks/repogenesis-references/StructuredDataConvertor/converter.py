@@ -16,13 +16,15 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import load_workbook
 from pypdf import PdfReader, PdfWriter
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+
+from xlsx_writer import write_xlsx
 
 FORMATS = ("excel", "csv", "pdf")
 FORMAT_ALIASES = {"xlsx": "excel", "xls": "excel", "excel": "excel", "csv": "csv", "pdf": "pdf"}
@@ -188,15 +190,7 @@ def write_csv(header, rows, opts: Options) -> bytes:
 
 
 def write_excel(header, rows, opts: Options) -> bytes:
-    wb = Workbook(write_only=True)
-    ws = wb.create_sheet(title=opts.sheet_name[:31])
-    if header is not None:
-        ws.append(header)
-    for r in rows:
-        ws.append(r)
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+    return write_xlsx(header, rows, opts.sheet_name)
 
 
 def write_pdf(header, rows, opts: Options) -> bytes:
