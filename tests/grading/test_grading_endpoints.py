@@ -259,3 +259,21 @@ def test_duplicates_collapse_in_first_seen_order():
 def test_chinese_readme_with_bare_lines():
     readme = "接口定义\n\nGET /health\n\n语义：健康检查。\n\nPOST /echo\n\n输入（application/json）：\n\nGET /sum\n"
     assert extract_endpoints(readme) == eps("GET /health", "POST /echo", "GET /sum")
+
+
+@pytest.mark.parametrize("readme, paths", [
+    # Listed relative to a base URL with a path (RepoGenesis Timer4Tasker): every endpoint gets it.
+    ("- **Base URL**: `http://localhost:8080/api/v1`\n\n**Endpoint**: `POST /tasks`\n\n**Endpoint**: `GET /stats`\n",
+     ["/api/v1/tasks", "/api/v1/stats"]),
+    # Mixed (StructuredDataConvertor): relative ones get the base where the README also shows the prefixed form.
+    ("- **API Base Path**: /api/v1\n\n### `POST /convert`\n\n```\ncurl -X POST http://localhost:8000/api/v1/convert\n"
+     "```\n", ["/api/v1/convert"]),
+    # Mixed, one documented at the root (the demo's Notes): it stays at the root.
+    ("- Base path: `/api` (the health check is at the root)\n\n- GET /health\n- GET /api/notes\n",
+     ["/health", "/api/notes"]),
+    # A base URL with no path, or the root as base path: nothing changes.
+    ("- Base URL: `http://127.0.0.1:5001`\n\n- GET /people\n", ["/people"]),
+    ("- Base Path: /\n\n- GET /rooms/{id}/messages\n", ["/rooms/{param}/messages"]),
+])
+def test_a_stated_base_path_is_applied_to_relative_endpoints(readme, paths):
+    assert [e.path for e in extract_endpoints(readme)] == paths
