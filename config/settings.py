@@ -132,7 +132,7 @@ EVALUATION_SANDBOX_PYTHON = env("EVALUATION_SANDBOX_PYTHON", default="/usr/bin/p
 EVALUATION_STALE_SECONDS = env.int("EVALUATION_STALE_SECONDS", default=60)  # silent heartbeat = dead worker
 EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="process")  # process | netns+bwrap[+cgroup]
 EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
-EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=True)  # Maven Central is unreachable here
+EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=False)  # builds reach Maven Central via the proxy
 # The only hosts the install phase can reach (HTTPS through the sandbox's allow-listing proxy).
 EVALUATION_PACKAGE_HOSTS = env.list("EVALUATION_PACKAGE_HOSTS", default=[
     "pypi.org", "files.pythonhosted.org", "repo.maven.apache.org", "repo1.maven.org"])

@@ -11,6 +11,7 @@ import re
 import shutil
 import time
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from .runner_env import ensure_runner_env
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
-from . import workspace
+from . import maven_repo, workspace
 from .whitebox import append_paths_module, submission_modules
 
 POLL_SECONDS = 0.25
@@ -85,8 +86,10 @@ class TaskRun:
     """State of one task's evaluation; `execute()` runs the phases and returns a TaskEvaluation."""
 
     def __init__(self, *, spec: TaskSpec, repo_src: Path | None, backend: SandboxBackend, work_root: Path,
-                 toolchain: Toolchain, on_phase=None) -> None:
+                 toolchain: Toolchain, on_phase=None, harvest_maven: bool = False) -> None:
         self.spec, self.repo_src, self.backend, self.toolchain = spec, repo_src, backend, toolchain
+        self.harvest_maven = harvest_maven
+        self.maven_local = toolchain.maven_repo  # the task's own overlay once _build_java mounted it
         self.key = uuid.uuid4().hex[:10]
         self.work = _Work(work_root / self.key)
         self.on_phase = on_phase or (lambda phase: None)
@@ -112,13 +115,13 @@ class TaskRun:
             venv = self.work.env / "venv"
             env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv}/bin:/usr/local/bin:/usr/bin:/bin")
         else:
-            env.update(MAVEN_OPTS=f"-Dmaven.repo.local={self.toolchain.maven_repo}")
+            env.update(MAVEN_OPTS=f"-Dmaven.repo.local={self.maven_local}")
         return env
 
     def _service_mounts(self) -> list[Mount]:
         mounts = [Mount(self.work.repo, True), Mount(self.work.env, True)]
-        if self.spec.language == "java":
-            mounts.append(Mount(self.toolchain.maven_repo))
+        if self.spec.language == "java" and not self.maven_local.is_relative_to(self.work.env):
+            mounts.append(Mount(self.maven_local))  # the platform's repository, read-only (no overlay here)
         return mounts
 
     # --- phases ----------------------------------------------------------------------------
@@ -190,13 +193,34 @@ class TaskRun:
         return result
 
     def _build_java(self, sb: TaskSandbox) -> None:
-        argv = ["mvn", *self.toolchain.maven_args(), "-q", "-DskipTests", "test-compile"]
-        result = sb.run(argv, role=Role.INSTALL, cwd=self.work.repo, env={},
-                        timeout=self.spec.limits.install, mounts=self._service_mounts())
-        self.logs["build"] = redact_hidden_tests(result.output)
-        if not result.ok:
-            why = "timed out" if result.timed_out else f"exited with {result.returncode}"
-            raise _Stop("build_failed", f"mvn test-compile {why}")
+        """Build with Maven into the task's own repository (maven_repo: the platform's artifacts underneath, the
+        task's downloads on top), online through the egress proxy unless configured offline or no overlay can be
+        mounted; then resolve the test provider while still online (the test phase has no network)."""
+        tc = self.toolchain
+        merged = maven_repo.prepare(platform_repo=tc.maven_repo, env_dir=self.work.env, owner=sb.owner(Role.INSTALL))
+        self.maven_local = merged or tc.maven_repo
+        online = merged is not None and not tc.maven_offline
+        settings = self.work.env / "settings.xml"
+        deadline = time.monotonic() + self.spec.limits.install
+        egress = sb.egress(allowed_hosts=tc.package_hosts, avoid_port=self.spec.port) if online else nullcontext({})
+        with egress as proxy_env:
+            proxy = proxy_env.get("HTTPS_PROXY", "")
+            settings.write_text(maven_repo.settings_xml(proxy_port=int(proxy.rsplit(":", 1)[1]) if proxy else None))
+            base = ["mvn", *tc.maven_args(repo=self.maven_local, offline=not online), "-s", str(settings)]
+            result = sb.run([*base, "-q", "-DskipTests", "test-compile"], role=Role.INSTALL, cwd=self.work.repo,
+                            env={}, timeout=max(1.0, deadline - time.monotonic()), mounts=self._service_mounts())
+            self.logs["build"] = redact_hidden_tests(result.output)
+            if not result.ok:
+                why = "timed out" if result.timed_out else f"exited with {result.returncode}"
+                raise _Stop("build_failed", f"mvn test-compile {why}")
+            probe = _a_test_class(self.spec.hidden_dir / "src" / "test")
+            if online and probe:  # surefire resolves its JUnit provider only when a test class matches
+                sb.run([*base, "-q", "surefire:test", f"-Dtest={probe}#platformResolvesTheTestProviderOnly",
+                        "-Dsurefire.failIfNoSpecifiedTests=false", "-DfailIfNoTests=false"], role=Role.INSTALL,
+                       cwd=self.work.repo, env={}, timeout=max(1.0, deadline - time.monotonic()),
+                       mounts=self._service_mounts())
+        if merged is not None and self.harvest_maven:
+            maven_repo.harvest(env_dir=self.work.env, platform_repo=tc.maven_repo)
         self._take_java_tests_from_service()
 
     def _take_java_tests_from_service(self) -> None:
@@ -309,11 +333,13 @@ class TaskRun:
         reports = copy / "target" / "surefire-reports"
         shutil.rmtree(reports, ignore_errors=True)
         self._give(self.work.runner, Role.RUNNER, 0o700)
-        argv = ["mvn", *self.toolchain.maven_args(), "surefire:test",
+        argv = ["mvn", *self.toolchain.maven_args(repo=self.maven_local, offline=True), "-s",
+                str(self.work.runner / "settings.xml"), "surefire:test",
                 "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}"]
+        (self.work.runner / "settings.xml").write_text(maven_repo.settings_xml(proxy_port=None))
         result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={},
                         timeout=self.spec.limits.test_suite,
-                        mounts=[Mount(self.work.runner, True), Mount(self.toolchain.maven_repo)])
+                        mounts=[Mount(self.work.runner, True), Mount(self.maven_local)])
         return result, sorted(reports.glob("TEST-*.xml"))
 
     # --- the whole run ---------------------------------------------------------------------
@@ -342,6 +368,7 @@ class TaskRun:
         except _Stop as stop:
             outcome, detail = stop.outcome, stop.detail
         finally:
+            maven_repo.release(self.work.env)
             workspace.remove(self.work.root)
         return TaskEvaluation(
             task=self.spec.name, outcome=outcome, dsr=self.dsr, tests_passed=self.passed, tests_total=self.total,
@@ -368,11 +395,21 @@ class TaskRun:
 
 
 def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBackend, work_root: Path,
-                  toolchain: Toolchain, on_phase=None) -> TaskEvaluation:
+                  toolchain: Toolchain, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
     """Evaluate one task (SCORING.md phases 1-7) and return its TaskEvaluation.
 
     `repo_src` is the submission's `<task>/` folder (None when absent → outcome `missing`).
-    `on_phase(name)` is called as each phase begins. Raises SandboxError for platform faults.
+    `on_phase(name)` is called as each phase begins. `harvest_maven`: keep what a Java build downloaded in the
+    platform's Maven repository (trusted code only: the benchmark's reference solutions). Raises SandboxError for
+    platform faults.
     """
     return TaskRun(spec=spec, repo_src=repo_src, backend=backend, work_root=work_root, toolchain=toolchain,
-                   on_phase=on_phase).execute()
+                   on_phase=on_phase, harvest_maven=harvest_maven).execute()
+
+
+def _a_test_class(tests: Path) -> str | None:
+    """The simple name of one hidden JUnit class (a .java file declaring a @Test method), or None."""
+    for path in sorted(tests.rglob("*.java")):
+        if "@Test" in path.read_text(errors="replace"):
+            return path.stem
+    return None

@@ -1,12 +1,13 @@
 """Where the engine finds its tools and caches (plain paths; the Django side fills it from settings)."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .maven_repo import open_to_overlay
 
 
 def _default_uv() -> Path:
@@ -58,19 +59,24 @@ class Toolchain:
             env["SSL_CERT_FILE"] = str(self.ssl_cert_file)
         return env
 
-    def maven_args(self) -> list[str]:
-        """Common Maven flags: batch mode, the shared local repository, offline when configured."""
-        args = ["-B", f"-Dmaven.repo.local={self.maven_repo}"]
-        return args + (["-o"] if self.maven_offline else [])
+    def maven_args(self, *, repo: Path | None = None, offline: bool | None = None) -> list[str]:
+        """Common Maven flags: batch mode, the local repository (`repo`, default the platform's), offline when
+        asked (default: when configured)."""
+        args = ["-B", f"-Dmaven.repo.local={repo or self.maven_repo}"]
+        return args + (["-o"] if (self.maven_offline if offline is None else offline) else [])
 
 
 def seed_maven_repo(*, target: Path, source: Path) -> Path:
-    """Make `target` a world-readable copy of the Maven repository `source` (hard links where possible).
+    """Make `target` the platform's Maven repository: a copy of `source` (hard links where possible) that tasks
+    reach only through their overlay (maven_repo.prepare) or read-only, so its modes are opened for copy-up.
 
-    The sandbox users cannot enter a repository under /root; the copy's folders are 0755. Idempotent:
-    an existing `target` is kept. Returns `target`.
+    The sandbox users cannot enter a repository under /root. Idempotent: an existing `target` is kept.
+    Returns `target`.
     """
     if (target / ".seeded").exists() or not source.is_dir():
+        if target.is_dir() and not (target / ".overlay-modes").exists():  # seeded before overlays were used
+            open_to_overlay(target)
+            (target / ".overlay-modes").write_text("1")
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
@@ -78,8 +84,8 @@ def seed_maven_repo(*, target: Path, source: Path) -> Path:
     if subprocess.run(["cp", "-al", str(source), str(tmp)], capture_output=True).returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(source, tmp)
-    for dirpath, _, _ in os.walk(tmp):
-        os.chmod(dirpath, 0o755)
+    open_to_overlay(tmp)
+    (tmp / ".overlay-modes").write_text("1")
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
     (target / ".seeded").write_text(str(source))
