@@ -1,0 +1,82 @@
+"""Java builds from Maven Central, safely (docs/scoring.md, install phase): each task builds into its own Maven
+repository (an overlay over the platform's), online through the allow-listing proxy only.
+
+Real sandbox, real Maven, real Maven Central (reached through the proxy): marked slow.
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evaluation.engine_setup import toolchain
+from evaluation.services import task_evaluate
+from leaderboard.services import task_reference_dir
+
+pytestmark = pytest.mark.slow
+GSON = Path("com/google/code/gson/gson/2.11.0/gson-2.11.0.jar")
+
+
+@pytest.fixture
+def inventory(demo_split, tmp_path):
+    """The demo's Java task and a writable copy of its reference solution."""
+    task = demo_split.tasks.get(name="InventoryService")
+    repo = tmp_path / "InventoryService"
+    shutil.copytree(task_reference_dir(task), repo)
+    return task, repo
+
+
+def _edit_pom(repo: Path, old: str, new: str) -> None:
+    pom = repo / "pom.xml"
+    text = pom.read_text()
+    assert old in text
+    pom.write_text(text.replace(old, new, 1))
+
+
+def test_an_unresolvable_version_fails_the_build_with_mavens_line(inventory):
+    task, repo = inventory
+    _edit_pom(repo, "<gson.version>2.11.0</gson.version>", "<gson.version>2.11.0-not-served</gson.version>")
+
+    result = task_evaluate(task=task, repo=repo)
+
+    assert result.outcome == "build_failed", result.detail
+    assert "com.google.code.gson:gson:jar:2.11.0-not-served" in result.logs["build"]
+    assert result.dsr == 0 and result.tests_passed == 0
+
+
+def test_a_repository_other_than_maven_central_is_not_reached(inventory):
+    task, repo = inventory
+    _edit_pom(repo, "<dependencies>", """<repositories><repository><id>elsewhere</id>
+        <url>https://maven.elsewhere.example.org/releases</url></repository></repositories>
+      <dependencies><dependency><groupId>org.example.elsewhere</groupId><artifactId>payload</artifactId>
+        <version>1.0</version></dependency>""")
+
+    result = task_evaluate(task=task, repo=repo)
+
+    assert result.outcome == "build_failed", result.detail
+    assert "org.example.elsewhere:payload" in result.logs["build"]
+    assert "maven.elsewhere.example.org" in result.logs["build"]
+
+
+def test_an_artifact_planted_by_one_submission_never_reaches_the_next(inventory, tmp_path):
+    task, repo = inventory
+    platform = toolchain().maven_repo
+    before = hashlib.sha256((platform / GSON).read_bytes()).hexdigest()
+    # The service (same user and mounts as the build) plants a poisoned org.junit artifact and truncates Gson in
+    # the Maven repository it was given.
+    start = repo / "start.sh"
+    start.write_text(start.read_text().replace("exec java", """m2="${MAVEN_OPTS#-Dmaven.repo.local=}"
+mkdir -p "$m2/org/junit/poison/1.0" && echo POISON > "$m2/org/junit/poison/1.0/poison-1.0.jar"
+: > "$m2/com/google/code/gson/gson/2.11.0/gson-2.11.0.jar" && echo "planted in $m2"
+exec java""", 1))
+
+    attacker = task_evaluate(task=task, repo=repo)
+    honest = task_evaluate(task=task, repo=task_reference_dir(task))
+
+    assert "planted in" in attacker.logs["start"]
+    assert not (platform / "org/junit/poison").exists()
+    assert hashlib.sha256((platform / GSON).read_bytes()).hexdigest() == before
+    assert honest.outcome == "passed", honest.detail
+    assert (honest.tests_passed, honest.tests_total) == (15, 15)
