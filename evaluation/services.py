@@ -154,20 +154,22 @@ def isolation_check() -> None:
                            "install bubblewrap and iproute2 and run the worker as root")
 
 
-def task_evaluate(*, task: Task, repo: Path | None, on_phase=None) -> TaskEvaluation:
+def task_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
     """Evaluate one task's repository folder (None or absent → `missing`) with the configured sandbox.
 
-    Raises SandboxError on platform faults and when the isolation is below EVALUATION_MIN_ISOLATION.
+    `harvest_maven` keeps a Java build's downloads in the platform's Maven repository: for the benchmark's own
+    reference solutions only (engine.maven_repo). Raises SandboxError on platform faults and when the isolation is
+    below EVALUATION_MIN_ISOLATION.
     """
     isolation_check()
     with _port_lock(task.port):
         return evaluate_task(spec=task_spec(task), repo_src=repo if repo and repo.is_dir() else None,
                              backend=sandbox_backend(), work_root=work_root(), toolchain=toolchain(),
-                             on_phase=on_phase)
+                             on_phase=on_phase, harvest_maven=harvest_maven)
 
 
 def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = None,
-                    on_done=None) -> list[tuple[Task, TaskEvaluation]]:
+                    on_done=None, harvest_maven: bool = False) -> list[tuple[Task, TaskEvaluation]]:
     """Evaluate `root/<task.name>` for every task, `concurrency` at a time (default EVALUATION_TASK_CONCURRENCY).
 
     `on_done(task, evaluation)` is called as each finishes. Results come back in the order of `tasks`.
@@ -176,7 +178,7 @@ def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = 
     """
     def one(task: Task) -> TaskEvaluation:
         try:
-            evaluation = task_evaluate(task=task, repo=root / task.name)
+            evaluation = task_evaluate(task=task, repo=root / task.name, harvest_maven=harvest_maven)
         except SandboxError as exc:
             evaluation = TaskEvaluation(task=task.name, outcome="harness_error", dsr=0, tests_passed=0,
                                         tests_total=task.tests_total, detail=str(exc)[:500])
@@ -203,7 +205,8 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
     root = task_reference_dir(with_reference[0]).parent  # every reference of a version sits side by side
     outcomes: dict[int, list[TaskEvaluation]] = {t.pk: [] for t in with_reference}
     for _ in range(runs):
-        for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done):
+        for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done,
+                                                harvest_maven=True):  # the references are trusted code
             outcomes[task.pk].append(evaluation)
     flagged = []
     for task in with_reference:
