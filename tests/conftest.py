@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tests.docker_fixtures import docker_backend, docker_client, dockerd  # noqa: F401 (fixtures for every suite)
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "benchmarks" / "demo"
 DEMO_SUBMISSIONS = ROOT / "benchmarks" / "demo-submissions"

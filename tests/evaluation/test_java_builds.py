@@ -1,7 +1,8 @@
 """Java builds from Maven Central, safely (docs/scoring.md, install phase): each task builds into its own Maven
-repository (an overlay over the platform's), online through the allow-listing proxy only.
+repository (an overlay over the platform's), online through the allow-listing proxy only. The two attacks (an
+artifact planted for the next submission, a pom reaching for another repository) run on both backends.
 
-Real sandbox, real Maven, real Maven Central (reached through the proxy): marked slow.
+Real sandbox, real Maven, real Maven Central (reached through the proxy): marked slow (and docker).
 """
 from __future__ import annotations
 
@@ -11,12 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine_setup import toolchain
-from evaluation.services import task_evaluate
+from evaluation.engine.runner import evaluate_task
+from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
 from leaderboard.services import task_reference_dir
 
 pytestmark = pytest.mark.slow
 GSON = Path("com/google/code/gson/gson/2.11.0/gson-2.11.0.jar")
+
+
+@pytest.fixture(params=[pytest.param("local"), pytest.param("docker", marks=pytest.mark.docker)])
+def evaluate(request):
+    """evaluate(task, repo) on the local backend or the docker one."""
+    backend = sandbox_backend() if request.param == "local" else request.getfixturevalue("docker_backend")
+    return lambda task, repo: evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend,
+                                            work_root=work_root(), toolchain=toolchain())
 
 
 @pytest.fixture
@@ -39,28 +48,29 @@ def test_an_unresolvable_version_fails_the_build_with_mavens_line(inventory):
     task, repo = inventory
     _edit_pom(repo, "<gson.version>2.11.0</gson.version>", "<gson.version>2.11.0-not-served</gson.version>")
 
-    result = task_evaluate(task=task, repo=repo)
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=sandbox_backend(), work_root=work_root(),
+                           toolchain=toolchain())
 
     assert result.outcome == "build_failed", result.detail
     assert "com.google.code.gson:gson:jar:2.11.0-not-served" in result.logs["build"]
     assert result.dsr == 0 and result.tests_passed == 0
 
 
-def test_a_repository_other_than_maven_central_is_not_reached(inventory):
+def test_a_repository_other_than_maven_central_is_not_reached(inventory, evaluate):
     task, repo = inventory
     _edit_pom(repo, "<dependencies>", """<repositories><repository><id>elsewhere</id>
         <url>https://maven.elsewhere.example.org/releases</url></repository></repositories>
       <dependencies><dependency><groupId>org.example.elsewhere</groupId><artifactId>payload</artifactId>
         <version>1.0</version></dependency>""")
 
-    result = task_evaluate(task=task, repo=repo)
+    result = evaluate(task, repo)
 
     assert result.outcome == "build_failed", result.detail
     assert "org.example.elsewhere:payload" in result.logs["build"]
     assert "maven.elsewhere.example.org" in result.logs["build"]
 
 
-def test_an_artifact_planted_by_one_submission_never_reaches_the_next(inventory, tmp_path):
+def test_an_artifact_planted_by_one_submission_never_reaches_the_next(inventory, evaluate):
     task, repo = inventory
     platform = toolchain().maven_repo
     before = hashlib.sha256((platform / GSON).read_bytes()).hexdigest()
@@ -72,8 +82,8 @@ mkdir -p "$m2/org/junit/poison/1.0" && echo POISON > "$m2/org/junit/poison/1.0/p
 : > "$m2/com/google/code/gson/gson/2.11.0/gson-2.11.0.jar" && echo "planted in $m2"
 exec java""", 1))
 
-    attacker = task_evaluate(task=task, repo=repo)
-    honest = task_evaluate(task=task, repo=task_reference_dir(task))
+    attacker = evaluate(task, repo)
+    honest = evaluate(task, task_reference_dir(task))
 
     assert "planted in" in attacker.logs["start"]
     assert not (platform / "org/junit/poison").exists()

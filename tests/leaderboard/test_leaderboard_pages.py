@@ -41,7 +41,8 @@ def test_report_json_follows_the_scoring_schema(demo_split):
     report = APIClient().get(f"/api/v1/submissions/{sub.pk}/report.json").json()
     assert report["schema"] == "scoring/v1"
     assert report["benchmark"]["name"] == "demo" and len(report["benchmark"]["version"]) == 64
-    assert set(report["summary"]) == {"overall", "by_language"}
+    assert set(report["summary"]) == {"overall", "by_language", "excluded"}
+    assert report["summary"]["excluded"] == []  # no demo task has N = 0
     todo = next(t for t in report["tasks"] if t["task"] == "TodoList")
     assert todo["pass_at_1"] == 1.0 and todo["solved"] == 1 and todo["ac"] == 1.0
     assert {"method", "path", "evidence"} <= set(todo["endpoints"][0])

@@ -1,5 +1,5 @@
-"""A real dockerd for the docker backend's tests: started here when installed but not running, with the
-sandbox images built by docker/build-images.sh. A machine without docker fails these tests (it does not
+"""A real dockerd for the docker backend's tests (imported by tests/conftest.py, so every suite can use the docker
+backend): started here when installed but not running, with the sandbox images built by docker/build-images.sh. A machine without docker fails these tests (it does not
 skip them): `apt-get install -y docker.io`."""
 from __future__ import annotations
 
@@ -11,12 +11,8 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 DOCKERD_ARGS = ["--iptables=false", "--ip-forward=false", "--bridge=none"]
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "docker: needs a real dockerd (started by the tests when installed)")
 
 
 def _reachable() -> bool:
