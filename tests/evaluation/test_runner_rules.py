@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluation.engine.collect import collect_count
 from evaluation.engine.runner import evaluate_task
 from evaluation.engine.runner_env import runner_requirements, suite_imports
 from evaluation.engine.spec import PhaseLimits, TaskSpec
@@ -184,3 +185,29 @@ def test_a_white_box_suite_imports_the_submission_after_the_runner_packages(tmp_
 
     assert result.outcome == "passed", result.detail
     assert (result.tests_passed, result.tests_total) == (2, 2)
+
+
+def test_an_uncollectable_class_is_counted_and_run_with_a_documented_fix(tmp_path):
+    # pytest's default class pattern (Test*) collects nothing from `UserChecks`: N = 0 as published. A manifest fix
+    # (pytest-args) is applied both to the import's collection and to every run.
+    hidden = write_tree(tmp_path / "hidden", {"tests/test_users.py": f"""
+        import requests
+
+        class UserChecks:
+            def test_ping(self):
+                assert requests.get("http://localhost:{PORT}/api/v1/ping", timeout=5).ok
+
+            def test_pong(self):
+                assert requests.get("http://localhost:{PORT}/api/v1/ping", timeout=5).json()["pong"]
+    """})
+    fix = ("-o", "python_classes=UserChecks")
+    assert count_python_tests(hidden / "tests") == 0
+    assert collect_count(hidden, toolchain()) == 0
+    assert collect_count(hidden, toolchain(), pytest_args=fix) == 2
+    spec = TaskSpec(name="Rules", language="python", port=PORT, hidden_dir=hidden, tests_total=2, limits=LIMITS,
+                    pytest_args=fix)
+
+    result = evaluate_task(spec=spec, repo_src=service_repo(tmp_path), backend=sandbox_backend(),
+                           work_root=work_root(), toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 2, 2), result.detail
