@@ -23,6 +23,7 @@ from evaluation.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxE
 from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
 from .runner_env import ensure_runner_env
+from .sentinels import Sentinels
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
@@ -100,6 +101,7 @@ class TaskRun:
         self.total = spec.tests_total
         self.dsr = 0
         self.probe: dict[Endpoint, bool | None] = {}
+        self.sentinels = Sentinels.new()
 
     # --- helpers ---------------------------------------------------------------------------
     def _give(self, path: Path, role: Role, mode: int = 0o755) -> None:
@@ -140,6 +142,8 @@ class TaskRun:
             target.unlink()
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(hidden_tests, target)
+        (target / "java").mkdir(exist_ok=True)
+        (target / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
         if not (self.work.repo / "pom.xml").is_file():
             raise _Stop("build_failed", "no pom.xml at the repository root")
 
@@ -280,23 +284,29 @@ class TaskRun:
                 result, reports = self._test_python(sb)
         finally:
             self.durations["test"] = round(time.monotonic() - started, 3)
-        self._read_reports(reports)
+        tampered = self._read_reports(reports)
+        if tampered:
+            self.passed = 0
+            raise _Stop("tampered", tampered)
         if result.timed_out:
             raise _Stop("tests_timeout", f"the hidden suite ran past {self.spec.limits.test_suite:.0f} s")
         if self.passed == self.total and self.total > 0:
             return
         raise _Stop("tests_failed", f"{self.passed} of {self.total} hidden tests passed")
 
-    def _read_reports(self, reports: list[Path]) -> None:
+    def _read_reports(self, reports: list[Path]) -> str | None:
+        """Count the report's cases (the sentinels removed); returns why the report is not to be trusted, or None."""
         try:
             junit = parse_junit(reports) if reports else None
         except JUnitError:
             junit = None
         if junit is None:
-            return
+            return None
+        junit, tampered = self.sentinels.verdict(junit)
         self.cases = tuple(TestCaseResult(f"{c.classname}::{c.name}", c.status) for c in junit.cases)
         self.passed = junit.passed
         self.total = max(self.spec.tests_total, junit.total)
+        return tampered
 
     def _runner_dir(self) -> tuple[Path, Path]:
         self.work.runner.mkdir(mode=0o700)
@@ -312,17 +322,20 @@ class TaskRun:
         self._give(self.work.runner, Role.RUNNER, 0o700)
         target = "tests" if (suite / "tests").is_dir() else "."
         # No BASE_URL / API_BASE_URL / PORT or other variable a suite reads: its defaults are right (v2 test phase).
-        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin"}
+        platform = self.work.runner / "platform"
+        platform.mkdir()
+        plugin = self.sentinels.pytest_plugin(platform)
+        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin", "PYTHONPATH": str(platform)}
         mounts = [Mount(self.work.runner, True), Mount(env_dir)]
         if submission_modules(suite / target, self.work.repo, runner_env=env_dir):
             site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
             hook = append_paths_module(self.work.runner / "pythonpath", [str(p) for p in (self.work.repo, site) if p])
-            env["PYTHONPATH"] = str(hook.parent)
+            env["PYTHONPATH"] = f"{platform}:{hook.parent}"
             mounts += [Mount(self.work.repo), Mount(self.work.env)]
         report = reports / "junit.xml"
         argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
                 f"--junitxml={report}", "-o", "junit_family=xunit1", f"--timeout={self.spec.limits.test_case:.0f}",
-                f"--rootdir={suite}", *self.spec.pytest_args]
+                f"--rootdir={suite}", "-p", plugin, *self.spec.pytest_args]
         result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
                         mounts=mounts)
         return result, [report] if report.is_file() else []

@@ -21,6 +21,7 @@ class Outcome(str, enum.Enum):
     INSTALL_FAILED = "install_failed"
     INVALID_LAYOUT = "invalid_layout"
     MISSING = "missing"
+    TAMPERED = "tampered"  # the platform's sentinel tests came back wrong: the report was forged (scored 0)
     HARNESS_ERROR = "harness_error"
 
     def __str__(self) -> str:
@@ -54,6 +55,7 @@ GROUPS: dict[Outcome, Group] = {
     Outcome.INSTALL_FAILED: Group.DEPENDENCY,
     Outcome.INVALID_LAYOUT: Group.SUBMISSION,
     Outcome.MISSING: Group.SUBMISSION,
+    Outcome.TAMPERED: Group.SUBMISSION,
     Outcome.HARNESS_ERROR: Group.PLATFORM,
 }
 
@@ -70,6 +72,7 @@ LABELS: dict[Outcome, str] = {
     Outcome.INSTALL_FAILED: "Dependency install failed",
     Outcome.INVALID_LAYOUT: "Invalid submission layout",
     Outcome.MISSING: "Task folder missing",
+    Outcome.TAMPERED: "Test report tampered (scored 0)",
     Outcome.HARNESS_ERROR: "Platform error (retried)",
 }
 
@@ -83,7 +86,8 @@ GROUP_LABELS: dict[Group, str] = {
 }
 
 #: Outcomes after which the service was up (phases 1-4 succeeded): DSR = 1 (SCORING.md "The run of one task").
-DEPLOYED: frozenset[Outcome] = frozenset({Outcome.PASSED, Outcome.TESTS_FAILED, Outcome.TESTS_TIMEOUT})
+DEPLOYED: frozenset[Outcome] = frozenset({Outcome.PASSED, Outcome.TESTS_FAILED, Outcome.TESTS_TIMEOUT,
+                                         Outcome.TAMPERED})
 
 #: Outcomes that are scored; `harness_error` is a platform fault and never scored.
 SCORED: tuple[Outcome, ...] = tuple(o for o in Outcome if o is not Outcome.HARNESS_ERROR)

@@ -1,0 +1,96 @@
+"""Sentinel tests: integrity checks that do not depend on the submission's good will (docs/scoring.md, test phase).
+
+Where a test report can only come from a process that runs submitted code (white-box Python suites import the
+submission; in-process Java suites run its application in the test JVM), the platform adds two tests of its own with
+random names to every run: one that must pass and one that must be skipped. A report where either is missing or has
+another verdict was forged after the fact (an exit hook rewriting the JUnit file, a planted JUnit extension skipping
+test bodies, a `testSourceDirectory` pointing at the submission's own tests): the task ends `tampered`, scores 0 and
+is flagged. A skip is the negative sentinel because it counts toward no `--maxfail`/`-x` budget, so the sentinels
+never change how much of the real suite runs. The sentinel cases are removed before P and N are counted.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluation.grading.junit import JUnitResult, Status
+
+
+@dataclass(frozen=True)
+class Sentinels:
+    """The names of one run's two sentinel tests."""
+
+    must_pass: str
+    must_skip: str
+    java_class: str
+
+    @classmethod
+    def new(cls) -> "Sentinels":
+        token = secrets.token_hex(6)
+        return cls(must_pass=f"test_{secrets.token_hex(5)}", must_skip=f"test_{secrets.token_hex(5)}",
+                   java_class=f"Rg{token.capitalize()}Test")
+
+    def _mine(self, name: str, classname: str) -> bool:
+        return _bare(name) in (self.must_pass, self.must_skip) or classname.rsplit(".", 1)[-1] == self.java_class
+
+    def verdict(self, junit: JUnitResult) -> tuple[JUnitResult, str | None]:
+        """(the report without the sentinel cases, None) when both sentinels have their verdicts, or when no real
+        case passed (nothing to forge: a suite that failed to load never runs the sentinels either); else
+        (the same, a one-line reason the report is not to be trusted)."""
+        found = {_bare(c.name): c.status for c in junit.cases if self._mine(c.name, c.classname)}
+        rest = JUnitResult(tuple(c for c in junit.cases if not self._mine(c.name, c.classname)))
+        intact = found.get(self.must_pass) is Status.PASSED and found.get(self.must_skip) is Status.SKIPPED
+        if intact or rest.passed == 0:
+            return rest, None
+        return rest, ("the platform's sentinel tests did not come back as run (one must pass, one must be "
+                      "skipped): the test report was altered")
+
+    # --- Python: a pytest plugin that adds two items, whatever the suite's file and name patterns -------------
+    def pytest_plugin(self, folder: Path) -> str:
+        """Write the plugin module into `folder` and return its module name (load it with `-p NAME`)."""
+        name = f"rg_sentinel_{secrets.token_hex(4)}"
+        (folder / f"{name}.py").write_text(_PYTEST_PLUGIN.format(must_pass=self.must_pass, must_skip=self.must_skip))
+        return name
+
+    # --- Java: a JUnit 5 class compiled and run with the hidden tests ----------------------------------------
+    def java_source(self) -> str:
+        return _JAVA_CLASS.format(cls=self.java_class, must_pass=self.must_pass, must_skip=self.must_skip)
+
+
+def _bare(name: str) -> str:
+    """A case name without JUnit 5's trailing `()`."""
+    return name[:-2] if name.endswith("()") else name
+
+
+_PYTEST_PLUGIN = '''# Written by the evaluator for one run: two sentinel tests (see evaluation/engine/sentinels.py).
+import pytest
+
+
+class _Sentinel(pytest.Item):
+    def runtest(self):
+        if self.name == {must_skip!r}:
+            pytest.skip("sentinel")
+
+    def reportinfo(self):
+        return self.path, 0, self.name
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    items[0:0] = [_Sentinel.from_parent(session, name={must_pass!r}),
+                  _Sentinel.from_parent(session, name={must_skip!r})]
+'''
+
+_JAVA_CLASS = '''// Written by the evaluator for one run: two sentinel tests (see evaluation/engine/sentinels.py).
+public class {cls} {{
+    @org.junit.jupiter.api.Test
+    void {must_pass}() {{
+    }}
+
+    @org.junit.jupiter.api.Test
+    void {must_skip}() {{
+        org.junit.jupiter.api.Assumptions.assumeTrue(false, "sentinel");
+    }}
+}}
+'''

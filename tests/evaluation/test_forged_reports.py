@@ -1,0 +1,169 @@
+"""Forged test reports end `tampered` (docs/scoring.md, test phase: sentinel tests). Where the report comes from a
+process that runs submitted code, the submission can try to rewrite it; the platform's two sentinel tests (one must
+pass, one must be skipped, random names) catch it. Each attack runs on both backends.
+
+Real sandbox, real pytest and Maven: marked slow (and docker).
+"""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from evaluation.engine.runner import evaluate_task
+from evaluation.engine.spec import PhaseLimits, TaskSpec
+from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
+from leaderboard.services import task_reference_dir
+
+pytestmark = pytest.mark.slow
+PORT = 18433
+LIMITS = PhaseLimits(install=120, start=10, test_case=20, test_suite=120)
+
+
+@pytest.fixture(params=[pytest.param("local"), pytest.param("docker", marks=pytest.mark.docker)])
+def backend(request):
+    return sandbox_backend() if request.param == "local" else request.getfixturevalue("docker_backend")
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+#: A white-box suite: 3 tests of the submission's `calc` module, which gets 1 of them right.
+WHITE_BOX_SUITE = {"tests/test_calc.py": """
+    from calc import add, mul, sub
+
+    def test_add():
+        assert add(2, 3) == 5
+
+    def test_mul():
+        assert mul(2, 3) == 6
+
+    def test_sub():
+        assert sub(5, 3) == 2
+"""}
+CALC = """
+import atexit, os, re, sys
+
+def add(a, b):
+    return a + b
+
+def mul(a, b):
+    return 0
+
+def sub(a, b):
+    return 0
+
+{attack}
+"""
+#: Edits the report in place at exit: every failure, error and skip removed (every case reads as passed).
+REWRITE_IN_PLACE = """
+def _forge():
+    path = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--junitxml="))
+    text = open(path).read()
+    text = re.sub(r"<(failure|error|skipped)\\b.*?(/>|</\\1>)", "", text, flags=re.S)
+    text = re.sub(r'(failures|errors|skipped)="\\d+"', r'\\1="0"', text)
+    open(path, "w").write(text)
+
+atexit.register(_forge)
+"""
+#: Writes a fresh report at exit: the suite's three test names, all passed.
+REWRITE_FRESH = """
+def _forge():
+    path = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--junitxml="))
+    cases = "".join(f'<testcase classname="tests.test_calc" name="{n}" time="0.01"/>' for n in
+                    ("test_add", "test_mul", "test_sub"))
+    open(path, "w").write(f'<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="3" failures="0" '
+                          f'errors="0" skipped="0">{cases}</testsuite></testsuites>')
+
+atexit.register(_forge)
+"""
+SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(os.environ['PORT'])), " \
+          "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
+
+
+def _white_box(tmp_path: Path, backend, attack: str):
+    hidden = write_tree(tmp_path / "hidden", WHITE_BOX_SUITE)
+    repo = write_tree(tmp_path / "repo", {"calc.py": CALC.format(attack=attack), "app.py": SERVICE,
+                                          "start.sh": "exec python3 app.py\n"})
+    spec = TaskSpec(name="Calc", language="python", port=PORT, hidden_dir=hidden, tests_total=3, limits=LIMITS)
+    return evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+
+def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, backend):
+    result = _white_box(tmp_path, backend, attack="")
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 1, 3)
+    assert {c.name for c in result.cases} == {"tests.test_calc::test_add", "tests.test_calc::test_mul",
+                                              "tests.test_calc::test_sub"}  # the sentinels are not counted
+
+
+@pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH], ids=["rewrite-in-place", "rewrite-fresh"])
+def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
+    result = _white_box(tmp_path, backend, attack=attack)
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tampered", 0, 3), result.detail
+    assert result.dsr == 1 and "sentinel" in result.detail
+
+
+# --- Java: the build forges the run -----------------------------------------------------------------------------
+@pytest.fixture
+def inventory(demo_split, tmp_path):
+    task = demo_split.tasks.get(name="InventoryService")
+    repo = tmp_path / "InventoryService"
+    shutil.copytree(task_reference_dir(task), repo)
+    return task, repo
+
+
+def _pom(repo: Path, old: str, new: str) -> None:
+    text = (repo / "pom.xml").read_text()
+    assert old in text
+    (repo / "pom.xml").write_text(text.replace(old, new, 1))
+
+
+def test_a_pom_pointing_the_test_sources_at_its_own_tests_is_tampered(inventory, backend):
+    task, repo = inventory
+    _pom(repo, "<build>", "<build><testSourceDirectory>src/own-tests/java</testSourceDirectory>")
+    methods = "".join(f"@org.junit.jupiter.api.Test void t{i}() {{}}\n" for i in range(15))
+    write_tree(repo, {"src/own-tests/java/OwnTest.java": f"public class OwnTest {{\n{methods}}}\n"})
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+
+
+def test_a_junit_extension_planted_in_main_resources_that_skips_test_bodies_is_tampered(inventory, backend):
+    task, repo = inventory
+    _pom(repo, "<dependencies>", """<dependencies><dependency><groupId>org.junit.jupiter</groupId>
+      <artifactId>junit-jupiter-api</artifactId><version>${junit.version}</version></dependency>""")
+    write_tree(repo, {
+        "src/main/resources/junit-platform.properties": "junit.jupiter.extensions.autodetection.enabled=true\n",
+        "src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension":
+            "com.example.inventory.SkipBodies\n",
+        "src/main/java/com/example/inventory/SkipBodies.java": """
+            package com.example.inventory;
+
+            import java.lang.reflect.Method;
+            import org.junit.jupiter.api.extension.*;
+
+            public class SkipBodies implements InvocationInterceptor {
+                @Override
+                public void interceptTestMethod(Invocation<Void> invocation,
+                        ReflectiveInvocationContext<Method> context, ExtensionContext extension) {
+                    invocation.skip();
+                }
+            }
+        """,
+    })
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
