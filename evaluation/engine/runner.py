@@ -27,7 +27,7 @@ from .sentinels import Sentinels
 from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
-from . import maven_repo, workspace
+from . import maven_repo, untrusted_tree, workspace
 from .whitebox import append_paths_module, submission_modules
 
 POLL_SECONDS = 0.25
@@ -128,7 +128,7 @@ class TaskRun:
 
     # --- phases ----------------------------------------------------------------------------
     def materialize(self) -> None:
-        shutil.copytree(self.repo_src, self.work.repo, symlinks=True)
+        untrusted_tree.copy_tree(self.repo_src, self.work.repo)
         self.work.env.mkdir()
         if self.spec.language == "java":
             self._replace_java_tests()
@@ -137,10 +137,12 @@ class TaskRun:
 
     def _replace_java_tests(self) -> None:
         hidden_tests = self.spec.hidden_dir / "src" / "test"
-        target = self.work.repo / "src" / "test"
-        if target.is_symlink() or target.is_file():
-            target.unlink()
-        shutil.rmtree(target, ignore_errors=True)
+        untrusted_tree.remove_below(self.work.repo, "src/test")  # a symlinked src is removed, never followed
+        src = self.work.repo / "src"
+        if src.exists() and not src.is_dir():
+            src.unlink()
+        src.mkdir(exist_ok=True)
+        target = src / "test"
         shutil.copytree(hidden_tests, target)
         (target / "java").mkdir(exist_ok=True)
         (target / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
@@ -231,13 +233,11 @@ class TaskRun:
         """Copy the built repository for the test runner, then remove the hidden tests (sources and classes)
         from the service's copy: the service, and the start log a submitter sees, never contain them."""
         self.work.runner.mkdir(mode=0o700)
-        shutil.copytree(self.work.repo, self.work.runner / "repo", symlinks=True)
+        untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo")
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
-            path = self.work.repo / rel
-            if path.is_symlink() or path.is_file():
-                path.unlink()
-            else:
-                shutil.rmtree(path, ignore_errors=True)
+            untrusted_tree.remove_below(self.work.repo, rel)
+        hidden = [p for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()]
+        untrusted_tree.remove_copies(self.work.repo, hidden)  # a build that copied them, e.g. as resources
 
     def start_and_wait(self, sb: TaskSandbox):
         script = find_start_script(self.work.repo)
@@ -344,7 +344,7 @@ class TaskRun:
         copy = self.work.runner / "repo"  # made right after the build, see _take_java_tests_from_service
         # Reports land in the runner's own copy (target/surefire-reports), out of the service's reach.
         reports = copy / "target" / "surefire-reports"
-        shutil.rmtree(reports, ignore_errors=True)
+        untrusted_tree.remove_below(copy, "target/surefire-reports")
         self._give(self.work.runner, Role.RUNNER, 0o700)
         argv = ["mvn", *self.toolchain.maven_args(repo=self.maven_local, offline=True), "-s",
                 str(self.work.runner / "settings.xml"), "surefire:test",

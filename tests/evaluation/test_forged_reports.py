@@ -6,6 +6,7 @@ Real sandbox, real pytest and Maven: marked slow (and docker).
 """
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from pathlib import Path
@@ -167,3 +168,60 @@ def test_a_junit_extension_planted_in_main_resources_that_skips_test_bodies_is_t
                            toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+
+
+# --- the build's leftovers: symlinks, special files, copies of the hidden tests ------------------------------------
+def test_a_build_copying_the_hidden_tests_into_its_output_leaks_nothing_to_the_service(inventory):
+    task, repo = inventory
+    # An extra resources execution copies src/test (with the hidden tests, present during the build) into
+    # target/classes; start.sh would print them into the start log the team reads.
+    _pom(repo, "<plugins>", """<plugins><plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version>
+      <executions><execution><id>leak</id><phase>process-test-resources</phase><goals><goal>copy-resources</goal></goals>
+      <configuration><outputDirectory>${project.build.outputDirectory}/leak</outputDirectory>
+      <resources><resource><directory>src/test/java</directory></resource></resources></configuration>
+      </execution></executions></plugin>""")
+    start = repo / "start.sh"
+    start.write_text(start.read_text().replace("exec java", "(find target/classes/leak -type f -exec cat {} + ; "
+                                                            "ls -R target/classes/leak) || true\nexec java", 1))
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=sandbox_backend(), work_root=work_root(),
+                           toolchain=toolchain())
+
+    hidden_source = next((task_spec(task).hidden_dir / "src" / "test").rglob("*.java")).read_text()
+    assert "@Test" in hidden_source
+    assert hidden_source.splitlines()[-3] not in result.logs["start"]
+    assert "@Test" not in result.logs["start"]
+    assert result.outcome == "passed", result.detail
+
+
+def test_symlinked_build_folders_touch_no_host_folder(inventory, tmp_path):
+    task, repo = inventory
+    host = tmp_path / "host-folder"
+    for rel in ("test/keep.txt", "test-classes/keep.txt", "surefire-reports/keep.txt"):
+        (host / rel).parent.mkdir(parents=True, exist_ok=True)
+        (host / rel).write_text("must survive")
+    # The submission ships `src/test` and `target/test-classes` as links to a host folder: the platform, as root,
+    # replaces src/test and removes the build's test output; it must remove the links, never what they point at.
+    (repo / "src" / "test").symlink_to(host)
+    (repo / "target").mkdir()
+    (repo / "target" / "test-classes").symlink_to(host / "test-classes")
+    (repo / "target" / "surefire-reports").symlink_to(host / "surefire-reports")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=sandbox_backend(), work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert result.outcome in ("passed", "build_failed"), result.detail  # a dangling link may break the build
+    assert sorted(p.relative_to(host).as_posix() for p in host.rglob("*")) == [
+        "surefire-reports", "surefire-reports/keep.txt", "test", "test-classes", "test-classes/keep.txt",
+        "test/keep.txt"]
+
+
+def test_a_fifo_in_the_repository_is_left_out_not_a_crash(inventory):
+    task, repo = inventory
+    (repo / "target").mkdir()
+    os.mkfifo(repo / "target" / "pipe")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=sandbox_backend(), work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert result.outcome == "passed", result.detail
