@@ -22,7 +22,11 @@ test-slow:
 	.venv/bin/python -m pytest -q -m "slow or docker"
 	scripts/services.sh
 	DATABASE_URL=postgres://leaderboard:leaderboard@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
-		.venv/bin/python -m pytest -q -m "not browser and not docker"
+		.venv/bin/python -m pytest -q -m "not browser and not docker" $(ENGINE_ONLY)
+
+# Sandbox suites that never depend on the database engine: run once, on SQLite, not again on PostgreSQL.
+ENGINE_ONLY = --ignore=tests/evaluation/test_forged_reports.py --ignore=tests/evaluation/test_java_builds.py \
+	--ignore=tests/evaluation/test_runner_rules.py
 
 test-all: test test-slow
 
