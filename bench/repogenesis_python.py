@@ -75,7 +75,8 @@ def run_naive_task(task, hidden: Path, work: Path) -> tuple[int, int]:
     report = work / "junit.xml"
     script = f"""
         ip link set lo up 2>/dev/null
-        cd {repo} && PATH={service}/bin:$PATH PORT={task.port} setsid bash start.sh >/dev/null 2>&1 &
+        set -m  # the service in a process group of its own, killed as a whole below
+        (cd {repo} && PATH={service}/bin:$PATH PORT={task.port} exec bash start.sh >/dev/null 2>&1) &
         svc=$!
         for i in $(seq 300); do curl -s -m 1 -o /dev/null http://127.0.0.1:{task.port}/ && break; sleep 0.1; done
         cd {suite} && PYTHONPATH={repo}:{site} {runner}/bin/python -m pytest tests -q -p no:cacheprovider --timeout=30 \\
