@@ -34,8 +34,10 @@ def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def _last_line(proc: subprocess.CompletedProcess) -> str:
-    lines = [line for line in (proc.stderr + proc.stdout).splitlines() if line.strip()]
-    return lines[-1].strip() if lines else f"exit code {proc.returncode}"
+    """git's own reason: its first `fatal:`/`error:` line, else its last line."""
+    lines = [line.strip() for line in (proc.stderr + proc.stdout).splitlines() if line.strip()]
+    reasons = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return (reasons or lines or [f"exit code {proc.returncode}"])[0 if reasons else -1]
 
 
 def fetch_benchmark(*, url: str, commit: str, subdir: str, into: Path) -> Path:

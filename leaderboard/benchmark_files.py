@@ -138,12 +138,40 @@ def _guess_domain(readme: str) -> str:
     return best if scores[best] else ""
 
 
+#: Largest README accepted (bytes): the biggest published one is 30 KB; a page must render well within its timeout.
+README_MAX_BYTES = 1024 * 1024
+#: Task names: letters, digits, `-`, `_` and `.` (RepoGenesis uses `Tic-Tac-Toe`, `UserManagement_2`, ...).
+TASK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+LANGUAGES = ("python", "java")
+
+
+def _no_links(folder: Path) -> None:
+    """Refuse any symlink or special file in a task folder: the importer copies as the platform, and a link could
+    publish a host file as a README or hidden test."""
+    for path in [folder, *folder.rglob("*")]:
+        if path.is_symlink():
+            raise BenchmarkFormatError(f"task {folder.name}: {path.relative_to(folder.parent)} is a symbolic link; "
+                                       "a benchmark may hold regular files and folders only")
+        if not (path.is_file() or path.is_dir()):
+            raise BenchmarkFormatError(f"task {folder.name}: {path.relative_to(folder.parent)} is not a regular "
+                                       "file; a benchmark may hold regular files and folders only")
+
+
 def hidden_files(folder: Path) -> list[Path]:
     """Every file of the task except its reference solution and caches, sorted by relative path."""
     return sorted(
         p for p in folder.rglob("*")
         if p.is_file() and not PRIVATE_PARTS.intersection(p.relative_to(folder).parts)
     )
+
+
+def _check_meta(name: str, meta: dict) -> None:
+    port = meta.get("port")
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536):
+        raise BenchmarkFormatError(f"task {name}: port {port!r} is not a TCP port; give a whole number 1-65535")
+    if meta.get("language") is not None and meta["language"] not in LANGUAGES:
+        raise BenchmarkFormatError(f"task {name}: language {meta['language']!r} is not one of "
+                                   f"{', '.join(LANGUAGES)}")
 
 
 _IN_PROCESS_JAVA = re.compile(r"@SpringBootTest|@QuarkusTest|@MicronautTest|EmbeddedServer|\.start\(\s*0\s*\)"
@@ -193,6 +221,14 @@ def _check_fixes(name: str, fixes: list) -> list[dict]:
 
 
 def _read_task(folder: Path, meta: dict, *, reference_dir: Path | None = None) -> TaskSource:
+    if not TASK_NAME.match(folder.name):
+        raise BenchmarkFormatError(f"task folder {folder.name!r}: a task name is 1-200 ASCII letters, digits, '-', "
+                                   "'_' or '.', starting with a letter or digit; rename the folder")
+    _no_links(folder)
+    _check_meta(folder.name, meta)
+    if (folder / "README.md").stat().st_size > README_MAX_BYTES:
+        raise BenchmarkFormatError(f"task {folder.name}: README.md is larger than {README_MAX_BYTES // 1024} KiB; "
+                                   "a requirement document this size cannot be served")
     readme = (folder / "README.md").read_text(errors="replace")
     language = meta.get("language") or ("java" if (folder / "pom.xml").is_file() or (folder / "src/test/java").is_dir()
                                         else "python")
@@ -275,6 +311,9 @@ def read_benchmark(root: Path, *, name: str | None = None, split: str = "verifie
     tasks = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
         if not (folder / "README.md").is_file():
+            if folder.name in task_meta or (folder / "tests").is_dir() or (folder / "src" / "test").is_dir():
+                raise BenchmarkFormatError(f"task {folder.name}: no README.md (the requirement document); add it, "
+                                           "or remove the folder")
             continue
         meta = dict(task_meta.get(folder.name, {}))
         if (folder / "task.json").is_file():
@@ -284,7 +323,8 @@ def read_benchmark(root: Path, *, name: str | None = None, split: str = "verifie
                 raise BenchmarkFormatError(f"task {folder.name}: task.json is not valid JSON: {exc}") from exc
         tasks.append(_read_task(folder, meta, reference_dir=references / folder.name if references else None))
     if not tasks:
-        raise BenchmarkFormatError(f"{root} holds no task folder with a README.md")
+        raise BenchmarkFormatError(f"{root} holds no task folder with a README.md (with a git URL, point --subdir at "
+                                   "the benchmark's folder inside the repository)")
     names = [t.name for t in tasks]
     unknown_meta = sorted(set(task_meta) - set(names))
     if unknown_meta:

@@ -32,7 +32,7 @@ def _store_task_files(task: TaskSource, storage: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
     if task.reference_dir:
-        shutil.copytree(task.reference_dir, storage / "references" / task.name,
+        shutil.copytree(task.reference_dir, storage / "references" / task.name, symlinks=True,
                         ignore=shutil.ignore_patterns("__pycache__", "target", ".venv", "venv"), dirs_exist_ok=True)
 
 

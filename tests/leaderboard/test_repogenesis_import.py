@@ -4,6 +4,7 @@ repository built from the shared copy: nothing here reaches GitHub)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -168,3 +169,30 @@ def test_a_failed_clone_says_which_step_and_stores_nothing(git_release, change, 
 
     assert "nothing was imported" in str(info.value)
     assert not Benchmark.objects.filter(name="rg-bad").exists()
+
+
+def _one_task(root: Path, name: str = "Notes", readme: str = "- Port: 8080\n") -> Path:
+    task = root / name
+    (task / "tests").mkdir(parents=True)
+    (task / "README.md").write_text(readme)
+    (task / "tests" / "test_x.py").write_text("def test_x():\n    pass\n")
+    return task
+
+
+@pytest.mark.parametrize("break_it, message", [
+    (lambda t: ((t / "README.md").unlink(), (t / "README.md").symlink_to("/etc/hostname")),
+     "task Notes: Notes/README.md is a symbolic link"),
+    (lambda t: (t / "tests" / "shadow.txt").symlink_to("/etc/shadow"), "Notes/tests/shadow.txt is a symbolic link"),
+    (lambda t: (t / "README.md").unlink(), "task Notes: no README.md"),
+    (lambda t: (t / "task.json").write_text('{"port": "eighty"}'), "task Notes: port 'eighty' is not a TCP port"),
+    (lambda t: (t / "task.json").write_text('{"port": 99999}'), "task Notes: port 99999 is not a TCP port"),
+    (lambda t: (t / "task.json").write_text('{"port": -1}'), "task Notes: port -1 is not a TCP port"),
+    (lambda t: (t / "task.json").write_text('{"language": "cobol"}'), "language 'cobol' is not one of python, java"),
+    (lambda t: (t / "README.md").write_text("- Port: 8080\n" + "x" * (1024 * 1024)), "README.md is larger than"),
+    (lambda t: t.rename(t.with_name("Not\u202eEs")), "a task name is 1-200 ASCII letters"),
+])
+def test_a_task_folder_the_importer_cannot_trust_is_refused_with_the_fix(tmp_path, break_it, message):
+    break_it(_one_task(tmp_path))
+
+    with pytest.raises(BenchmarkFormatError, match=re.escape(message)):
+        read_benchmark(tmp_path)

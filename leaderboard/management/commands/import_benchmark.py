@@ -44,15 +44,18 @@ class Command(BaseCommand):
                 except BenchmarkFetchError as exc:
                     raise CommandError(f"{exc}; nothing was imported") from exc
                 self.stdout.write(f"fetched {opts['path']} at {opts['commit'][:12]}, folder {opts['subdir'] or '.'}")
-                self._import(folder, opts)
+                self._import(folder, opts, fetched={"url": opts["path"], "commit": opts["commit"],
+                                                    "subdir": opts["subdir"]})
         else:
             self._import(Path(opts["path"]), opts)
 
-    def _import(self, folder: Path, opts) -> None:
+    def _import(self, folder: Path, opts, *, fetched: dict | None = None) -> None:
         try:
             source = read_benchmark(folder, name=opts["name"], split=opts["split"], manifest_path=opts["manifest"])
         except BenchmarkFormatError as exc:
             raise CommandError(f"{exc}; nothing was imported") from exc
+        if fetched:
+            source.info["fetched_from"] = fetched  # provenance, shown with the benchmark
         counts = {}
         for task in source.tasks:
             if task.language == "python":
@@ -78,7 +81,9 @@ class Command(BaseCommand):
             for defect in task.defects:
                 self.stderr.write(f"  ! {task.name}: {defect['text']}")
         if outcome.created and not opts["skip_reference_check"]:
-            self.stdout.write(f"checking reference solutions ({opts['reference_runs']} runs each) ...")
+            shipped = sum(t.has_reference for t in tasks)
+            self.stdout.write(f"checking reference solutions ({opts['reference_runs']} runs each) ..." if shipped
+                              else "no reference solution shipped: nothing to check")
             flagged = references_check(tasks=list(tasks), runs=opts["reference_runs"], on_done=self._report)
             if flagged:
                 self.stderr.write("flagged: reference fails or flakes on its suite for "
