@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from evaluation.models import EvaluationRun
 from evaluation.services import run_execute_inline
+from evaluation.tasks import run_prepare
 from leaderboard.models import Split, System
 from submissions.models import Submission
 from submissions.services import submission_create
@@ -25,10 +26,14 @@ def seed_submission(*, system: System, split: Split, data: bytes, filename: str,
     if Submission.objects.filter(system=system, split=split, status__in=PENDING_OR_DONE).exists():
         return None
     upload = SimpleUploadedFile(filename, data, content_type="application/zip")
-    submission = submission_create(system=system, split=split, upload=upload, user=None, note=note,
-                                   enqueue=on_worker)
+    submission = submission_create(system=system, split=split, upload=upload, user=None, note=note, enqueue=False)
     run = submission.runs.get()
-    return run if on_worker else run_execute_inline(run_id=run.pk)
+    if not on_worker:
+        return run_execute_inline(run_id=run.pk)
+    # Unpack here and queue one job per task now, so the board's seeds come before anything queued after them
+    # (the reference checks): the worker takes jobs first in, first out.
+    run_prepare(run.pk)
+    return run
 
 
 def describe_run(system: System, run: EvaluationRun | None) -> str:

@@ -27,16 +27,22 @@ trap 'kill $WORKER $WEB 2>/dev/null; wait $WORKER $WEB 2>/dev/null' EXIT INT TER
 echo "site: http://127.0.0.1:8000  (Ctrl-C stops the site and the worker)"
 
 $PY manage.py seed_demo --on-worker
-$PY manage.py check_references --benchmark demo --on-worker
+IMPORTED=0
 if [ -n "${REPOGENESIS_SOURCE:-}" ]; then
-  $PY manage.py import_benchmark "$REPOGENESIS_SOURCE" --name repogenesis --manifest "$MANIFEST" --skip-reference-check
+  $PY manage.py import_benchmark "$REPOGENESIS_SOURCE" --name repogenesis --manifest "$MANIFEST" --skip-reference-check \
+    && IMPORTED=1
 elif timeout 15 git ls-remote "$REPO_URL" HEAD >/dev/null 2>&1; then
   $PY manage.py import_benchmark "$REPO_URL" --commit "$REPO_COMMIT" --subdir RepoGenesis/repo --name repogenesis \
-    --manifest "$MANIFEST" --skip-reference-check
+    --manifest "$MANIFEST" --skip-reference-check && IMPORTED=1
 else
   echo "RepoGenesis Verified: not imported (no REPOGENESIS_SOURCE and $REPO_URL is not reachable): showing the demo only"
 fi
-if $PY manage.py seed_references --benchmark repogenesis --on-worker 2>/dev/null; then
+if [ "$IMPORTED" = 1 ]; then
+  $PY manage.py seed_references --benchmark repogenesis --on-worker
+fi
+# The reference checks (3 runs per task) go last: the board's seeds are queued before them.
+$PY manage.py check_references --benchmark demo --on-worker
+if [ "$IMPORTED" = 1 ]; then
   $PY manage.py check_references --benchmark repogenesis --on-worker
 fi
 wait $WEB
