@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .models import Split, System
-from .selectors import (NotFound, leaderboard_rows, reported_apart_as_dicts, reported_as_dict, reported_results,
+from .selectors import (NotFound, leaderboard_rows, reference_rows, reported_apart_as_dicts, reported_as_dict, reported_results,
                         split_get, task_health)
 from .services import system_create, team_for_user
 
@@ -24,7 +24,8 @@ def _split(request) -> Split:
 
 class LeaderboardApi(APIView):
     """Ranked rows of a split for one language view, with 95% bootstrap intervals and tie markers (`origin`:
-    `evaluated` by us, or `reported` by the authors and verified by an admin), then `reported`: the published
+    `evaluated` by us, or `reported` by the authors and verified by an admin); `oracle`: the reference solutions'
+    metrics, never ranked; `excluded_tasks`: tasks with N = 0, left out of every mean; then `reported`: the published
     results of the split that are not ranked in this view (never evaluated by us)."""
 
     permission_classes = [permissions.AllowAny]
@@ -38,8 +39,12 @@ class LeaderboardApi(APIView):
             rows = leaderboard_rows(split=split, language=language)
         except NotFound as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"]}
+                  for o in reference_rows(split=split, language=language)]
+        excluded = list(split.tasks.filter(tests_total=0).order_by("name").values_list("name", flat=True))
         return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
                          "language": language, "rows": [r.as_dict() for r in rows],
+                         "oracle": oracle, "excluded_tasks": excluded,
                          "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)})
 
 

@@ -48,9 +48,11 @@ def home(request):
     for language in LANGUAGE_VIEWS:
         rows = leaderboard_rows(split=split, language=language)
         count = split_tasks(split=split, language=language).count()
+        excluded = list(split_tasks(split=split, language=language).filter(tests_total=0)
+                        .values_list("name", flat=True))
         overall = language == "overall"
         views.append({
-            "key": language, "label": LABELS[language], "rows": rows, "task_count": count,
+            "key": language, "label": LABELS[language], "rows": rows, "task_count": count, "excluded": excluded,
             "figure_id": f"fig-{language}",
             "figure": radar_figure(rows=[(f"{r.label} (reported)" if r.reported else r.label, r.metrics)
                                          for r in rows],

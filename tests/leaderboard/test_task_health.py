@@ -89,3 +89,16 @@ def test_reference_solutions_are_an_oracle_shown_apart_and_never_ranked(client, 
     assert [o["system"].name for o in oracle] == ["Oracle"] and oracle[0]["metrics"]["pass_at_1"] == 1.0
     assert "Reference solutions — the oracle, not ranked" in html
     assert html.index("RealBot") < html.index("Reference solutions — the oracle")
+    api = APIClient().get("/api/v1/leaderboard/?language=overall").json()
+    assert [r["system"] for r in api["rows"]] == ["RealBot"]
+    assert [o["system"] for o in api["oracle"]] == ["Oracle"] and api["oracle"][0]["pass_at_1"] == 1.0
+
+
+def test_the_board_says_which_tasks_its_means_leave_out(client, flawed_split):
+    finished_submission(split=flawed_split, system_name="Solver", scores=SCORES)
+
+    html = client.get("/").content.decode()
+    api = APIClient().get("/api/v1/leaderboard/?language=python").json()
+
+    assert "1 excluded)" in html and "Every mean leaves out 1 task with no hidden test" in html
+    assert api["excluded_tasks"] == ["Notes"]
