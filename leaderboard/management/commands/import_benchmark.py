@@ -74,7 +74,7 @@ class Command(BaseCommand):
         ports = {t.name: t.port_source for t in source.tasks}
         for task in tasks:
             self.stdout.write(f"  {task.name:<30} {task.language:<6} port {task.port:<5} N {task.tests_total:>3}  "
-                              f"{len(task.declared_endpoints):>2} endpoints  {task.suite_kind:<14} "
+                              f"{len(task.declared_endpoints):>2} endpoints  {task.suite_kind:<14} · "
                               f"port from {ports.get(task.name) or task.port_source}")
             for fix in task.fixes:
                 self.stdout.write(f"    fix: {' '.join(fix['args'])} ({fix['why']})")
