@@ -7,7 +7,7 @@ from evaluation.grading.taxonomy import DEPLOYED, GROUPS, LABELS, SCORED, Outcom
 def test_outcome_values_are_the_scoring_strings():
     assert [o.value for o in Outcome] == [
         "passed", "tests_failed", "tests_timeout", "not_http", "start_timeout", "start_crashed", "no_start_script",
-        "build_failed", "install_failed", "invalid_layout", "missing", "harness_error",
+        "build_failed", "install_failed", "invalid_layout", "missing", "tampered", "harness_error",
     ]
     assert Outcome("tests_failed") is Outcome.TESTS_FAILED
     assert Outcome.PASSED == "passed" and str(Outcome.PASSED) == "passed"
@@ -22,7 +22,7 @@ def test_groups_and_labels():
         "dependency": {"install_failed", "build_failed"},
         "deployment": {"no_start_script", "start_crashed", "start_timeout", "not_http"},
         "logic": {"tests_failed", "tests_timeout"},
-        "submission": {"missing", "invalid_layout"},
+        "submission": {"missing", "invalid_layout", "tampered"},
         "passed": {"passed"},
         "platform": {"harness_error"},
     }
@@ -32,5 +32,5 @@ def test_groups_and_labels():
 
 
 def test_deployed_and_scored():
-    assert {o.value for o in DEPLOYED} == {"passed", "tests_failed", "tests_timeout"}
+    assert {o.value for o in DEPLOYED} == {"passed", "tests_failed", "tests_timeout", "tampered"}
     assert Outcome.HARNESS_ERROR not in SCORED and len(SCORED) == len(Outcome) - 1
