@@ -2,7 +2,8 @@
 
 Every folder of tests/hostile/corpus is a small repository for the demo task TodoList (Flask, port 8080) plus its
 `attack.json` ({"description", "expected_outcome", "min_passed", "max_passed", "probe"}, and optionally "heavy": run
-alone, "symlinks"/"sdists": made in the copy, "max_processes", "must_record", "log_limits", "log_must_not_contain",
+alone, "also_contained_as": other outcomes that are the same containment reached by a race, "symlinks"/"sdists":
+made in the copy, "max_processes", "must_record", "log_limits", "log_must_not_contain",
 "victim", "check_proxy_closed"; see `Batch.materialize` and `AttackRun.check`). Most
 attacks are the reference app (tests/hostile/kit/hostile_kit.py, copied next to each repository's code) with a
 hostile start.sh, a hostile background process or a hostile route, so the service still comes up and the hidden
@@ -363,7 +364,7 @@ class AttackRun:
         if self.error:
             return [f"evaluate_task raised {self.error}"]
         r = self.result
-        if r.outcome != expected:
+        if r.outcome != expected and r.outcome not in meta.get("also_contained_as", []):
             problems.append(f"outcome {r.outcome!r} ({r.detail}), expected {expected!r}")
         if not low <= r.tests_passed <= high:
             problems.append(f"{r.tests_passed} tests passed, expected {low}..{high}")
