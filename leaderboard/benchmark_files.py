@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluation.engine.runner_env import RUNNER_RULES, suite_imports
+from evaluation.engine.runner_env import RUNNER_RULES, fix_pytest_args, suite_imports
 from evaluation.grading.endpoints import extract_endpoints
 from evaluation.grading.testcount import count_java_tests, count_python_tests
 
@@ -80,7 +80,7 @@ class TaskSource:
     @property
     def pytest_args(self) -> tuple[str, ...]:
         """Every pytest argument the documented fixes add."""
-        return tuple(arg for fix in self.fixes if fix.get("kind") == "pytest-args" for arg in fix.get("args", []))
+        return fix_pytest_args(self.fixes)
 
 
 @dataclass

@@ -7,6 +7,8 @@ and marks it current; results keep the version they were scored on.
 from django.conf import settings
 from django.db import models
 
+from evaluation.engine.runner_env import fix_pytest_args
+
 
 class Language(models.TextChoices):
     PYTHON = "python", "Python"
@@ -71,7 +73,7 @@ class Task(models.Model):
     @property
     def pytest_args(self) -> tuple[str, ...]:
         """Every pytest argument the documented fixes add."""
-        return tuple(a for fix in self.fixes if fix.get("kind") == "pytest-args" for a in fix.get("args", []))
+        return fix_pytest_args(self.fixes)
 
     @property
     def is_flagged(self) -> bool:

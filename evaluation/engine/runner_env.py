@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .toolchain import Toolchain
-from .whitebox import imported_top_modules
+from .whitebox import imported_top_modules, local_modules
 
 #: Requirement lines never installed into a runner: linters, formatters, documentation, notebooks, load tests.
 SKIPPED = {"black", "flake8", "mypy", "pylint", "isort", "ruff", "autopep8", "pre-commit", "yapf", "sphinx",
@@ -58,9 +58,9 @@ class SuiteImports:
     unmapped: tuple[str, ...]
 
 
-def suite_local_modules(hidden_dir: Path) -> set[str]:
-    """Module names the task folder itself defines (every .py file's stem and every folder's name)."""
-    return {p.stem for p in hidden_dir.rglob("*.py")} | {p.name for p in hidden_dir.rglob("*") if p.is_dir()}
+def fix_pytest_args(fixes: list[dict]) -> tuple[str, ...]:
+    """Every pytest argument a task's documented fixes add ({"kind": "pytest-args", "args": [...]}), in order."""
+    return tuple(arg for fix in fixes if fix.get("kind") == "pytest-args" for arg in fix.get("args", []))
 
 
 def _distribution_for(name: str) -> str | None:
@@ -76,7 +76,7 @@ def _distribution_for(name: str) -> str | None:
 def suite_imports(hidden_dir: Path) -> SuiteImports:
     """Scan the import statements of every .py file of the task folder (never executed) and map each third-party
     top-level module (not the standard library, not a module the folder defines) to its distribution."""
-    names = imported_top_modules(hidden_dir) - set(sys.stdlib_module_names) - suite_local_modules(hidden_dir)
+    names = imported_top_modules(hidden_dir) - set(sys.stdlib_module_names) - local_modules(hidden_dir)
     mapped, unmapped = set(), set()
     for name in names:
         dist = _distribution_for(name)

@@ -33,13 +33,18 @@ def provided_modules(env_dir: Path) -> set[str]:
     return names
 
 
+def local_modules(folder: Path) -> set[str]:
+    """Module names a folder defines itself (every .py file's stem and every sub-folder's name)."""
+    return {p.stem for p in folder.rglob("*.py")} | {p.name for p in folder.rglob("*") if p.is_dir()}
+
+
 def submission_modules(tests_dir: Path, repo: Path, *, runner_env: Path | None = None) -> set[str]:
     """Names the suite imports that the submission provides at its root (module.py or package/).
 
     Standard-library names, the suite's own local modules and anything the runner's environment
     provides (pytest, requests, ...) never count, so a submission cannot shadow the runner's packages.
     """
-    local = {p.stem for p in tests_dir.rglob("*.py")} | {p.name for p in tests_dir.rglob("*") if p.is_dir()}
+    local = local_modules(tests_dir)
     provided = provided_modules(runner_env) if runner_env else set()
     found = set()
     for name in imported_top_modules(tests_dir) - set(sys.stdlib_module_names) - local - provided:
