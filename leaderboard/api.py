@@ -7,8 +7,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .models import Split, System
-from .selectors import (NotFound, leaderboard_rows, reference_rows, reported_apart_as_dicts, reported_as_dict, reported_results,
-                        split_get, task_health)
+from .selectors import (NotFound, excluded_task_names, leaderboard_rows, reference_rows, reported_apart_as_dicts,
+                        reported_as_dict, reported_results, split_get, task_health)
 from .services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
@@ -41,10 +41,9 @@ class LeaderboardApi(APIView):
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"]}
                   for o in reference_rows(split=split, language=language)]
-        excluded = list(split.tasks.filter(tests_total=0).order_by("name").values_list("name", flat=True))
         return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
                          "language": language, "rows": [r.as_dict() for r in rows],
-                         "oracle": oracle, "excluded_tasks": excluded,
+                         "oracle": oracle, "excluded_tasks": excluded_task_names(split=split, language=language),
                          "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)})
 
 

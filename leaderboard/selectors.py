@@ -47,6 +47,11 @@ def split_tasks(*, split: Split, language: str = "overall") -> QuerySet[Task]:
     return tasks if language == "overall" else tasks.filter(language=language)
 
 
+def excluded_task_names(*, split: Split, language: str = "overall") -> list[str]:
+    """Names of the split's tasks left out of every mean (N = 0, `Task.is_excluded`), by name."""
+    return list(split_tasks(split=split, language=language).filter(tests_total=0).values_list("name", flat=True))
+
+
 def reported_results(*, benchmark: str | None = None, split: str | None = None,
                      verified: bool | None = None) -> QuerySet[ReportedResult]:
     """Published results "reported by the authors", of one benchmark and/or split (by name) when given, in
@@ -185,8 +190,8 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
     task_names = list(split_tasks(split=split, language=language).values_list("name", flat=True))
     if not task_names:
         return []
-    scored_names = list(split_tasks(split=split, language=language).filter(tests_total__gt=0)
-                        .values_list("name", flat=True))  # N = 0 tasks are left out of the means and the pairing
+    excluded = set(excluded_task_names(split=split, language=language))
+    scored_names = [n for n in task_names if n not in excluded]  # N = 0 tasks are left out of the means and pairing
     inputs, by_key = [], {}
     for run in _latest_runs(split):
         if run.submission.system.type == System.Type.REFERENCE:

@@ -11,8 +11,8 @@ import markdown
 from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
 from .models import Benchmark, Split, System
-from .selectors import (LANGUAGE_VIEWS, NotFound, default_benchmark_name, leaderboard_rows, reported_apart, reported_results, split_get,
-                        reference_rows, split_tasks, task_health)
+from .selectors import (LANGUAGE_VIEWS, NotFound, default_benchmark_name, excluded_task_names, leaderboard_rows,
+                        reference_rows, reported_apart, reported_results, split_get, split_tasks, task_health)
 from .services import system_create, team_for_user
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
@@ -48,8 +48,7 @@ def home(request):
     for language in LANGUAGE_VIEWS:
         rows = leaderboard_rows(split=split, language=language)
         count = split_tasks(split=split, language=language).count()
-        excluded = list(split_tasks(split=split, language=language).filter(tests_total=0)
-                        .values_list("name", flat=True))
+        excluded = excluded_task_names(split=split, language=language)
         overall = language == "overall"
         views.append({
             "key": language, "label": LABELS[language], "rows": rows, "task_count": count, "excluded": excluded,
