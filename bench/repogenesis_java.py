@@ -34,9 +34,9 @@ def main() -> None:
     django.setup()
     from django.conf import settings
 
-    from evaluation.engine.runner import evaluate_task
+    from core.engine.runner import evaluate_task
     from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
-    from leaderboard.selectors import split_get
+    from catalog.selectors import split_get
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--concurrency", type=int, default=2)

@@ -35,7 +35,7 @@ REFERENCES = ROOT / "benchmarks" / "repogenesis-references"
 
 
 def _tasks():
-    from leaderboard.selectors import split_get
+    from catalog.selectors import split_get
 
     split = split_get(benchmark="repogenesis", split="verified")
     return [t for t in split.tasks.order_by("name") if t.language == "python" and (REFERENCES / t.name).is_dir()]
@@ -63,7 +63,7 @@ def _venv(path: Path, *args: str) -> Path:
 
 def run_naive_task(task, hidden: Path, work: Path) -> tuple[int, int]:
     """One task the naive way; returns (P, N) from its JUnit XML."""
-    from evaluation.engine.runner_env import runner_requirements
+    from core.engine.runner_env import runner_requirements
 
     repo = work / "repo"
     shutil.copytree(REFERENCES / task.name, repo)
@@ -94,7 +94,7 @@ def run_naive_task(task, hidden: Path, work: Path) -> tuple[int, int]:
 
 
 def run_naive(tasks) -> tuple[float, dict[str, tuple[int, int]]]:
-    from leaderboard.services import task_hidden_dir
+    from catalog.services import task_hidden_dir
 
     t0 = time.monotonic()
     results = {}

@@ -21,7 +21,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
 def _measure(backend, repeat: int) -> dict[str, list[float]]:
-    from evaluation.sandbox import Mount, Role
+    from core.sandbox import Mount, Role
 
     times: dict[str, list[float]] = {"open": [], "run": [], "service+teardown": []}
     with tempfile.TemporaryDirectory(dir=Path.cwd() / "var") as tmp:
@@ -50,7 +50,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from evaluation.sandbox import SandboxError, get_backend
+    from core.sandbox import SandboxError, get_backend
 
     backends = [(level, lambda level=level: get_backend("local", force_level=level))
                 for level in ("netns+bwrap+cgroup", "netns+bwrap", "process")]
@@ -71,8 +71,8 @@ def _demo_task() -> None:
     from django.core.management import call_command
 
     from evaluation.services import task_evaluate
-    from leaderboard.models import Task
-    from leaderboard.services import task_reference_dir
+    from catalog.models import Task
+    from catalog.services import task_reference_dir
 
     task = Task.objects.filter(name="TodoList", benchmark__is_current=True).first()
     if task is None:

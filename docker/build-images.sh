@@ -4,7 +4,7 @@
 #   repogenesis/sandbox-python:$TAG  FROM base (docker/python/Dockerfile)
 #   repogenesis/sandbox-java:$TAG    FROM base (docker/java/Dockerfile)
 # The toolchains are the host's: the docker backend bind-mounts /usr read-only (see base/Dockerfile).
-# TAG must match evaluation/sandbox/docker_backend.py IMAGE_TAG. Needs a reachable dockerd.
+# TAG must match core/sandbox/docker_backend.py IMAGE_TAG. Needs a reachable dockerd.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 TAG="${TAG:-1}"

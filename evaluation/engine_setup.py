@@ -6,11 +6,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-from evaluation.engine.spec import PhaseLimits, TaskSpec
-from evaluation.engine.toolchain import Toolchain, seed_maven_repo, tool_versions
-from evaluation.sandbox import SandboxBackend, get_backend
-from leaderboard.models import Task
-from leaderboard.services import task_hidden_dir
+from core.engine.spec import PhaseLimits, TaskSpec
+from core.engine.toolchain import Toolchain, seed_maven_repo, tool_versions
+from core.sandbox import SandboxBackend, get_backend
+from catalog.models import Task
+from catalog.services import task_hidden_dir
 
 
 @functools.lru_cache(maxsize=1)

@@ -17,8 +17,8 @@ class EvaluationRun(models.Model):
     """
 
     submission = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="runs")
-    benchmark = models.ForeignKey("leaderboard.Benchmark", on_delete=models.PROTECT, related_name="runs")
-    split = models.ForeignKey("leaderboard.Split", on_delete=models.PROTECT, related_name="runs", null=True,
+    benchmark = models.ForeignKey("catalog.Benchmark", on_delete=models.PROTECT, related_name="runs")
+    split = models.ForeignKey("catalog.Split", on_delete=models.PROTECT, related_name="runs", null=True,
                               help_text="the split (of one benchmark version) this run scored")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     phase = models.CharField(max_length=32, default="queued")
@@ -44,7 +44,7 @@ class EvaluationRun(models.Model):
     @property
     def is_outdated(self) -> bool:
         """True when scored on an older benchmark version or by an older evaluator."""
-        from evaluation.engine import EVALUATOR_VERSION
+        from core.engine import EVALUATOR_VERSION
 
         return not self.benchmark.is_current or (bool(self.evaluator_version)
                                                  and self.evaluator_version != EVALUATOR_VERSION)
@@ -59,7 +59,7 @@ class TaskResult(models.Model):
         DONE = "done", "Done"
 
     run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="results")
-    task = models.ForeignKey("leaderboard.Task", on_delete=models.PROTECT, related_name="results")
+    task = models.ForeignKey("catalog.Task", on_delete=models.PROTECT, related_name="results")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     phase = models.CharField(max_length=32, blank=True)
     attempts = models.PositiveIntegerField(default=0)

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from evaluation.models import EvaluationRun
 from evaluation.services import run_execute_inline
 from evaluation.tasks import run_prepare
-from leaderboard.models import Split, System
+from catalog.models import Split, System
 from submissions.models import Submission
 from submissions.services import submission_create
 

@@ -6,7 +6,7 @@ from typing import Any
 from submissions.models import Submission
 
 from .models import EvaluationRun, RunStatus
-from .report import build_report, entry_from_result
+from core.report import build_report, entry_from_result
 
 
 def run_latest(*, submission: Submission) -> EvaluationRun | None:

@@ -20,16 +20,16 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from evaluation.engine import EVALUATOR_VERSION
-from evaluation.engine.archive import ArchiveError, ArchiveLimits, extract_archive
-from evaluation.engine.runner import evaluate_task
-from evaluation.engine.spec import TaskEvaluation
-from evaluation.sandbox import SandboxError
-from leaderboard.models import Split, Task
-from leaderboard.services import task_reference_dir, task_set_reference_status
+from core.engine import EVALUATOR_VERSION
+from core.engine.archive import ArchiveError, ArchiveLimits, extract_archive
+from core.engine.runner import evaluate_task
+from core.engine.spec import TaskEvaluation
+from core.sandbox import SandboxError
+from catalog.models import Split, Task
+from catalog.services import task_reference_dir, task_set_reference_status
 from submissions.models import Submission
 
-from .report import entry_from_result, summarize
+from core.report import entry_from_result, summarize
 from .engine_setup import environment_stamp, sandbox_backend, task_spec, toolchain, work_root
 from .models import EvaluationRun, RunStatus, TaskResult
 

@@ -10,7 +10,7 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
-from evaluation.sandbox import SandboxError
+from core.sandbox import SandboxError
 
 from . import services
 
@@ -71,7 +71,7 @@ def _recover_on_start(sender=None, **kwargs) -> None:
 
     from django.conf import settings
 
-    from .engine import workspace
+    from core.engine import workspace
     from .engine_setup import work_root
 
     removed = sandbox_backend().sweep()
@@ -85,7 +85,7 @@ def _recover_on_start(sender=None, **kwargs) -> None:
 def reference_check(task_id: int, runs: int = 3) -> None:
     """Check one task's reference solution `runs` times against its suite and record the outcome on the task
     (services.references_check). A second delivery checks again and overwrites the record: harmless."""
-    from leaderboard.models import Task
+    from catalog.models import Task
 
     task = Task.objects.filter(pk=task_id).select_related("benchmark").first()
     if task is None:

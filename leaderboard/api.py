@@ -6,10 +6,10 @@ from rest_framework.exceptions import NotFound as ApiNotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .models import Split, System
-from .selectors import (NotFound, excluded_task_names, leaderboard_rows, reference_rows, reported_apart_as_dicts,
-                        reported_as_dict, reported_results, split_get, task_health)
-from .services import system_create, team_for_user
+from catalog.models import Split, System
+from catalog.selectors import NotFound, excluded_task_names, reported_as_dict, reported_results, split_get
+from .selectors import leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
+from catalog.services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
                 OpenApiParameter("split", str, description="split name (default: verified)")]

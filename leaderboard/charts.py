@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 import plotly.graph_objects as go
 
-from evaluation.grading.taxonomy import GROUP_LABELS, GROUPS, LABELS, SCORED, Group
+from core.grading.taxonomy import GROUP_LABELS, GROUPS, LABELS, SCORED, Group
 
 GROUP_COLORS = {Group.PASSED: "#2e9e5b", Group.LOGIC: "#e0a030", Group.DEPLOYMENT: "#d9534f",
                 Group.DEPENDENCY: "#8e44ad", Group.SUBMISSION: "#7f8c8d", Group.PLATFORM: "#34495e"}

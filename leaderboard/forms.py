@@ -2,7 +2,7 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from .models import System
+from catalog.models import System
 
 
 class SignUpForm(UserCreationForm):

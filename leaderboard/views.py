@@ -10,10 +10,10 @@ import markdown
 
 from .charts import failure_breakdown_figure, radar_figure
 from .forms import SignUpForm, SystemForm
-from .models import Benchmark, Split, System
-from .selectors import (LANGUAGE_VIEWS, NotFound, default_benchmark_name, excluded_task_names, leaderboard_rows,
-                        reference_rows, reported_apart, reported_results, split_get, split_tasks, task_health)
-from .services import system_create, team_for_user
+from catalog.models import Benchmark, Split, System
+from catalog.selectors import NotFound, default_benchmark_name, excluded_task_names, reported_results, split_get, split_tasks
+from .selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart, task_health
+from catalog.services import system_create, team_for_user
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
 REPORTED_LANGUAGES = [("python", "Python"), ("java", "Java")]

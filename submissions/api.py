@@ -8,11 +8,11 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from evaluation.report import report_csv
+from core.report import report_csv
 from evaluation.selectors import run_latest, run_progress, submission_report
-from leaderboard.models import System
-from leaderboard.selectors import NotFound as SplitNotFound
-from leaderboard.selectors import split_get
+from catalog.models import System
+from catalog.selectors import NotFound as SplitNotFound
+from catalog.selectors import split_get
 
 from .agents.selectors import generation_log, generation_progress
 from .models import Submission

@@ -1,7 +1,7 @@
 """The upload form."""
 from django import forms
 
-from leaderboard.models import System
+from catalog.models import System
 
 
 class SubmissionForm(forms.Form):

@@ -27,8 +27,8 @@ class Submission(models.Model):
         UPLOAD = "upload", "Uploaded archive"
         ENDPOINT = "endpoint", "Agent endpoint"
 
-    system = models.ForeignKey("leaderboard.System", on_delete=models.CASCADE, related_name="submissions")
-    split = models.ForeignKey("leaderboard.Split", on_delete=models.PROTECT, related_name="submissions")
+    system = models.ForeignKey("catalog.System", on_delete=models.CASCADE, related_name="submissions")
+    split = models.ForeignKey("catalog.Split", on_delete=models.PROTECT, related_name="submissions")
     submitted_by = models.ForeignKey("auth.User", on_delete=models.SET_NULL, null=True, blank=True)
     token = models.CharField(max_length=32, unique=True)
     archive = models.FileField(upload_to=_archive_path, max_length=300)
@@ -64,7 +64,7 @@ class AgentEndpoint(models.Model):
     are kept in clear, to show which secret is registered.
     """
 
-    system = models.OneToOneField("leaderboard.System", on_delete=models.CASCADE, related_name="agent_endpoint")
+    system = models.OneToOneField("catalog.System", on_delete=models.CASCADE, related_name="agent_endpoint")
     url = models.URLField(max_length=500)
     secret_encrypted = models.TextField(blank=True)
     secret_last4 = models.CharField(max_length=4, blank=True)
@@ -96,7 +96,7 @@ class GenerationCall(models.Model):
         FAILED = "failed", "Failed"
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="generation_calls")
-    task = models.ForeignKey("leaderboard.Task", on_delete=models.PROTECT, related_name="generation_calls")
+    task = models.ForeignKey("catalog.Task", on_delete=models.PROTECT, related_name="generation_calls")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     http_status = models.PositiveSmallIntegerField(null=True, blank=True, help_text="status of the final answer")
     duration = models.FloatField(null=True, blank=True, help_text="seconds from the first request to the answer")

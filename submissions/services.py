@@ -13,9 +13,9 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from evaluation.engine.archive import ArchiveError, ArchiveManifest, inspect_archive
+from core.engine.archive import ArchiveError, ArchiveManifest, inspect_archive
 from evaluation.services import archive_limits, run_create
-from leaderboard.models import Split, System
+from catalog.models import Split, System
 
 from .models import Submission
 

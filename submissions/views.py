@@ -6,10 +6,10 @@ from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from evaluation.report import report_csv
+from core.report import report_csv
 from evaluation.selectors import run_latest, submission_report
 from leaderboard.charts import failure_breakdown_figure
-from leaderboard.selectors import NotFound, split_get
+from catalog.selectors import NotFound, split_get
 
 from .agents.selectors import generation_log, generation_progress
 from .api import submission_data

@@ -17,7 +17,7 @@ DEMO_SUBMISSIONS = ROOT / "benchmarks" / "demo-submissions"
 
 def import_demo():
     """Import benchmarks/demo (no reference check) and return its current Benchmark row."""
-    from leaderboard.models import Benchmark
+    from catalog.models import Benchmark
 
     call_command("import_benchmark", str(DEMO), "--skip-reference-check", stdout=open("/dev/null", "w"))
     return Benchmark.objects.get(name="demo", is_current=True)
@@ -32,7 +32,7 @@ def demo_benchmark_id(django_db_setup, django_db_blocker) -> int:
 
 @pytest.fixture
 def demo_split(db, demo_benchmark_id):
-    from leaderboard.models import Split
+    from catalog.models import Split
 
     return Split.objects.get(benchmark_id=demo_benchmark_id, name="verified")
 
@@ -43,7 +43,7 @@ def make_user(db):
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
-    from leaderboard.services import team_for_user
+    from catalog.services import team_for_user
 
     def make(name: str = "alice"):
         user = User.objects.create_user(username=name, password=f"pw-{name}-Secure-123")
@@ -64,7 +64,7 @@ def demo_zip():
 @pytest.fixture
 def open_box(tmp_path):
     """open_box(backend, port=...) -> (sandbox, work_dir owned by the service user, key); closed after the test."""
-    from evaluation.sandbox import Role
+    from core.sandbox import Role
 
     opened = []
 

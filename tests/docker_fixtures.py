@@ -66,6 +66,6 @@ def docker_client(dockerd):
 
 @pytest.fixture
 def docker_backend(dockerd):
-    from evaluation.sandbox import get_backend
+    from core.sandbox import get_backend
 
     return get_backend("docker")

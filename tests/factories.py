@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from evaluation.engine.spec import EndpointEvidence, TaskEvaluation
+from core.engine.spec import EndpointEvidence, TaskEvaluation
 from evaluation.services import result_store, run_claim, run_extract, run_finalize_if_done
-from leaderboard.models import Split, System, Team
+from catalog.models import Split, System, Team
 from submissions.archives import zip_folders
 from submissions.services import submission_create
 

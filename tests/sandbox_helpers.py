@@ -6,8 +6,8 @@ import socket
 import time
 from pathlib import Path
 
-from evaluation.engine.readiness import port_state
-from evaluation.sandbox import Mount, Role
+from core.engine.readiness import port_state
+from core.sandbox import Mount, Role
 
 
 def eventually(check, timeout: float = 10.0, interval: float = 0.1):

@@ -67,8 +67,8 @@ def test_published_results_stay_folded_apart_until_opened(live_server, page, tmp
 
     from django.contrib.auth.models import User
 
-    from leaderboard.models import ReportedResult
-    from leaderboard.services import reported_result_verify
+    from catalog.models import ReportedResult
+    from catalog.services import reported_result_verify
     from tests.leaderboard.test_reported import TWO_ROWS, import_reported, write_source
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

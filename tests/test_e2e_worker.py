@@ -17,7 +17,7 @@ import requests
 from django.conf import settings
 from django.db import connection
 
-from evaluation.sandbox import get_backend, netns
+from core.sandbox import get_backend, netns
 from tests.conftest import DEMO_SUBMISSIONS, import_demo
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -159,7 +159,7 @@ def test_bad_archive_fails_cleanly_in_the_worker_not_the_site(live_server, worke
     import_demo()
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from leaderboard.models import Split, System
+    from catalog.models import Split, System
     from submissions.archives import zip_folders
     from submissions.services import submission_create
 
@@ -180,7 +180,7 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     """SIGKILL the worker mid-evaluation; a new worker recovers the abandoned tasks from their stale heartbeats."""
     import_demo()
     from evaluation.models import TaskResult
-    from leaderboard.models import Split, System
+    from catalog.models import Split, System
     from submissions.services import submission_create
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -225,7 +225,7 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
         if r.task.name in expected:
             assert r.tests_passed == expected[r.task.name]["passed"], r.task.name
     # The killed worker's task folders (size-capped tmpfs mounts) were swept by the new worker.
-    from evaluation.engine import workspace
+    from core.engine import workspace
 
     work_root = Path(settings.EVALUATION_WORK_ROOT)
     abandoned = [p for p in work_root.iterdir() if p.is_dir() and workspace.abandoned(p, older_than=1e9)]

@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from evaluation.models import TaskResult
 from evaluation.services import run_execute_inline
-from leaderboard.models import Split, System
+from catalog.models import Split, System
 from submissions.archives import zip_folders
 from submissions.services import submission_create
 from tests.conftest import DEMO

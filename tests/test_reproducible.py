@@ -2,7 +2,7 @@
 import pytest
 
 from evaluation.services import folder_evaluate
-from leaderboard.models import Split
+from catalog.models import Split
 from tests.conftest import DEMO_SUBMISSIONS, import_demo
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

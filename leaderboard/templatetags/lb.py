@@ -2,7 +2,7 @@
 from django import template
 from django.utils.html import format_html, format_html_join
 
-from leaderboard.selectors import reported_unranked_reason
+from catalog.selectors import reported_unranked_reason
 
 register = template.Library()
 

@@ -5,9 +5,9 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard.models import System
-from leaderboard.selectors import NotFound as SplitNotFound
-from leaderboard.selectors import split_get
+from catalog.models import System
+from catalog.selectors import NotFound as SplitNotFound
+from catalog.selectors import split_get
 
 from ..services import QuotaExceeded, SubmissionError
 from .selectors import endpoint_data, endpoint_get

@@ -1,7 +1,7 @@
 """Forms of the system page: register the agent endpoint, start a run on a split."""
 from django import forms
 
-from leaderboard.models import Split
+from catalog.models import Split
 
 
 class EndpointForm(forms.Form):

@@ -6,7 +6,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from leaderboard.models import Split, System
+from catalog.models import Split, System
 
 from ..models import AgentEndpoint, GenerationCall, Submission
 

@@ -28,10 +28,10 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from evaluation.engine import EVALUATOR_VERSION
-from evaluation.engine.archive import ArchiveError, extract_repository
+from core.engine import EVALUATOR_VERSION
+from core.engine.archive import ArchiveError, extract_repository
 from evaluation.services import archive_limits, run_create
-from leaderboard.models import Split, System, Task
+from catalog.models import Split, System, Task
 
 from ..archives import zip_folders
 from ..models import AgentEndpoint, GenerationCall, Submission

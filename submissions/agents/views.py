@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from leaderboard.models import System
+from catalog.models import System
 
 from ..services import SubmissionError
 from .forms import EndpointForm, RunForm

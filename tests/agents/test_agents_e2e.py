@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 from evaluation.services import run_execute_inline
-from leaderboard.models import Split, System
+from catalog.models import Split, System
 from submissions.agents.demo_server import folder_source, make_server
 from submissions.agents.services import (
     endpoint_register,

@@ -5,7 +5,7 @@ import socket
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard.models import System
+from catalog.models import System
 from submissions.agents.guard import UrlRefused, check_url, parse_networks
 from submissions.models import AgentEndpoint, GenerationCall
 from tests.agents.agent_kit import SECRET, repo_zip
@@ -133,6 +133,6 @@ def test_the_address_is_checked_again_at_call_time(owner, agent_settings, agent_
 
 
 def owner_split():
-    from leaderboard.models import Split
+    from catalog.models import Split
 
     return Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")

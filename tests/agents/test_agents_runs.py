@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from evaluation.models import TaskResult
 from evaluation.services import result_claim, result_evaluate, run_claim, run_extract
-from leaderboard.models import Split, System
+from catalog.models import Split, System
 from submissions.agents.demo_server import folder_source, make_server
 from submissions.agents.services import (
     EndpointError,

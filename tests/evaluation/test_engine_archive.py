@@ -1,4 +1,4 @@
-"""Checking and unpacking submission archives (evaluation.engine.archive): real zip and tar files."""
+"""Checking and unpacking submission archives (core.engine.archive): real zip and tar files."""
 from __future__ import annotations
 
 import io
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine.archive import (
+from core.engine.archive import (
     ArchiveError,
     ArchiveLimits,
     extract_archive,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluation.engine.layout import find_requirements, find_start_script
+from core.engine.layout import find_requirements, find_start_script
 
 
 def repo_with(tmp_path: Path, *files: str) -> Path:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
 from evaluation.services import result_claim, run_claim, run_extract
-from leaderboard.services import system_create, team_for_user
+from catalog.services import system_create, team_for_user
 from submissions.models import Submission
 from submissions.services import SubmissionError, submission_create
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine.runner import evaluate_task
-from evaluation.engine.spec import PhaseLimits, TaskEvaluation
+from core.engine.runner import evaluate_task
+from core.engine.spec import PhaseLimits, TaskEvaluation
 from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
 from evaluation.services import folder_evaluate, task_evaluate
-from leaderboard.services import task_reference_dir
+from catalog.services import task_reference_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = ROOT / "benchmarks" / "demo-submissions"

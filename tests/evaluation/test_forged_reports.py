@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine.runner import evaluate_task
-from evaluation.engine.spec import PhaseLimits, TaskSpec
+from core.engine.runner import evaluate_task
+from core.engine.spec import PhaseLimits, TaskSpec
 from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
-from leaderboard.services import task_reference_dir
+from catalog.services import task_reference_dir
 
 pytestmark = pytest.mark.slow
 PORT = 18433

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine.runner import evaluate_task
+from core.engine.runner import evaluate_task
 from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
-from leaderboard.services import task_reference_dir
+from catalog.services import task_reference_dir
 
 pytestmark = pytest.mark.slow
 GSON = Path("com/google/code/gson/gson/2.11.0/gson-2.11.0.jar")

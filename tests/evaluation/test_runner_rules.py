@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine.collect import collect_count
-from evaluation.engine.runner import evaluate_task
-from evaluation.engine.runner_env import runner_requirements, suite_imports
-from evaluation.engine.spec import PhaseLimits, TaskSpec
+from core.engine.collect import collect_count
+from core.engine.runner import evaluate_task
+from core.engine.runner_env import runner_requirements, suite_imports
+from core.engine.spec import PhaseLimits, TaskSpec
 from evaluation.engine_setup import sandbox_backend, toolchain, work_root
-from evaluation.grading.testcount import count_python_tests
+from core.grading.testcount import count_python_tests
 
 PORT = 18431
 LIMITS = PhaseLimits(install=120, start=10, test_case=20, test_suite=120)

@@ -1,4 +1,4 @@
-"""The local sandbox backend (evaluation.sandbox): real namespaces, real bubblewrap, real processes.
+"""The local sandbox backend (core.sandbox): real namespaces, real bubblewrap, real processes.
 
 Most tests need the `netns+bwrap` level (root, bubblewrap, iproute2); the last ones force the
 `process` fallback. Leftover checks look for processes carrying a marker unique to the test (in
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine.readiness import port_state
-from evaluation.sandbox import Mount, Role, get_backend, netns
-from evaluation.sandbox.base import LOG_CAP_BYTES
+from core.engine.readiness import port_state
+from core.sandbox import Mount, Role, get_backend, netns
+from core.sandbox.base import LOG_CAP_BYTES
 from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
 from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
 
@@ -350,7 +350,7 @@ def test_service_that_exits_at_once_is_reported_dead(bwrap_backend, open_box):
 # --- cgroups --------------------------------------------------------------------------------------
 @pytest.fixture
 def small_cgroup_backend():
-    from evaluation.sandbox.cgroups import ResourceLimits
+    from core.sandbox.cgroups import ResourceLimits
 
     backend = get_backend("local", limits=ResourceLimits(memory_bytes=96 * 1024 ** 2, pids=24, cpus=1.0))
     if not backend.isolation.endswith("+cgroup"):
@@ -450,7 +450,7 @@ def test_install_command_cannot_reach_host_loopback_services(bwrap_backend, open
 def test_sweep_removes_a_dead_workers_namespace_at_once_and_spares_a_live_ones(bwrap_backend):
     dead, live = f"rg-dead{uuid.uuid4().hex[:8]}", f"rg-live{uuid.uuid4().hex[:8]}"
     # A process that makes a namespace and exits, as a worker killed in a task's install phase does.
-    subprocess.run([sys.executable, "-c", f"from evaluation.sandbox import netns; netns.create({dead!r})"],
+    subprocess.run([sys.executable, "-c", f"from core.sandbox import netns; netns.create({dead!r})"],
                    cwd=REPO_ROOT, check=True)
     netns.create(live)
     try:

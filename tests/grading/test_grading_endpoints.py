@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.grading.endpoints import Endpoint, extract_endpoints, normalize_path
+from core.grading.endpoints import Endpoint, extract_endpoints, normalize_path
 
 
 @pytest.mark.parametrize(

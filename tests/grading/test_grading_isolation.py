@@ -5,9 +5,9 @@ import ast
 import sys
 from pathlib import Path
 
-import evaluation.grading
+import core.grading
 
-PACKAGE = Path(evaluation.grading.__file__).parent
+PACKAGE = Path(core.grading.__file__).parent
 
 
 def test_only_stdlib_httpx_and_relative_imports():

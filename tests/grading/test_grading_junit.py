@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.grading.junit import JUnitError, Status, TestCase, parse_junit
+from core.grading.junit import JUnitError, Status, TestCase, parse_junit
 
 SECRET = "hidden-expected-value-7f3a"
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from evaluation.grading import bootstrap
-from evaluation.grading.metrics import (
+from core.grading import bootstrap
+from core.grading.metrics import (
     Aggregate,
     ac_ratio,
     aggregate,
@@ -15,7 +15,7 @@ from evaluation.grading.metrics import (
     paired_tie_with_leader,
     task_score,
 )
-from evaluation.grading.taxonomy import Outcome
+from core.grading.taxonomy import Outcome
 
 
 def score(task="t", language="python", outcome="tests_failed", dsr=1, ac=0.5, passed=3, total=10, reported=0):
@@ -175,7 +175,7 @@ def test_paired_tie_with_leader():
 
 
 def test_task_scores_built_from_report_strings_aggregate_like_enums():
-    from evaluation.grading.metrics import TaskScore
+    from core.grading.metrics import TaskScore
 
     direct = TaskScore(task="a", language="java", outcome="start_crashed", dsr=0, ac=None, tests_passed=0,
                        tests_total=5, pass_at_1=0.0, solved=False)

@@ -7,8 +7,8 @@ import socket
 import time
 from datetime import datetime, timezone
 
-from evaluation.grading.paths import Endpoint
-from evaluation.grading.probe import Reason, probe_endpoints
+from core.grading.paths import Endpoint
+from core.grading.probe import Reason, probe_endpoints
 
 E = Endpoint.of
 

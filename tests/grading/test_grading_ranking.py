@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from evaluation.grading.ranking import RankInput, rank_rows
+from core.grading.ranking import RankInput, rank_rows
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

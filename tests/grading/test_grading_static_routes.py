@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluation.grading.endpoints import Endpoint, static_routes_match
-from evaluation.grading.static_routes import scan_routes
+from core.grading.endpoints import Endpoint, static_routes_match
+from core.grading.static_routes import scan_routes
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

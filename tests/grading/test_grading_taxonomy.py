@@ -1,7 +1,7 @@
 """Failure taxonomy (SCORING.md "Failure taxonomy")."""
 from __future__ import annotations
 
-from evaluation.grading.taxonomy import DEPLOYED, GROUPS, LABELS, SCORED, Outcome, outcome_group, outcome_label
+from core.grading.taxonomy import DEPLOYED, GROUPS, LABELS, SCORED, Outcome, outcome_group, outcome_label
 
 
 def test_outcome_values_are_the_scoring_strings():

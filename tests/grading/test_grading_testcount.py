@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from evaluation.grading.testcount import count_java_tests, count_python_tests
+from core.grading.testcount import count_java_tests, count_python_tests
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

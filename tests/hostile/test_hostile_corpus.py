@@ -50,13 +50,13 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from evaluation.engine.runner import evaluate_task
-from evaluation.engine.spec import TaskEvaluation
+from core.engine.runner import evaluate_task
+from core.engine.spec import TaskEvaluation
 from evaluation.engine_setup import task_spec, toolchain
-from evaluation.grading.taxonomy import Outcome
-from evaluation.sandbox import Role, SandboxBackend, TaskSandbox, get_backend
-from evaluation.sandbox.cgroups import ResourceLimits, TaskCgroup
-from leaderboard.services import task_hidden_dir
+from core.grading.taxonomy import Outcome
+from core.sandbox import Role, SandboxBackend, TaskSandbox, get_backend
+from core.sandbox.cgroups import ResourceLimits, TaskCgroup
+from catalog.services import task_hidden_dir
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
@@ -212,7 +212,7 @@ class WatchedBackend(SandboxBackend):
     def leftovers(self, key: str) -> list[str]:
         """What of task `key` is still there: its network namespace and cgroups, or its containers."""
         if self.inner.name == "docker":
-            from evaluation.sandbox.docker_backend import LABEL_TASK
+            from core.sandbox.docker_backend import LABEL_TASK
 
             found = self.inner.client.api.containers(all=True, filters={"label": f"{LABEL_TASK}={key}"})
             return [f"container {c['Names']}" for c in found]

@@ -61,7 +61,7 @@ def test_report_csv_has_one_row_per_task(client, demo_split):
 def test_report_of_an_unfinished_submission_is_not_found(demo_split, make_user, demo_zip):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from leaderboard.models import System
+    from catalog.models import System
     from submissions.services import submission_create
 
     user, _ = make_user("dave")

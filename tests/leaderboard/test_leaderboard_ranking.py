@@ -2,7 +2,8 @@
 import pytest
 
 from evaluation.models import EvaluationRun, RunStatus
-from leaderboard.selectors import NotFound, leaderboard_rows
+from catalog.selectors import NotFound
+from leaderboard.selectors import leaderboard_rows
 from tests.factories import finished_submission
 
 ALL_PASS = {"Bookstore": (18, "passed", 1), "InventoryService": (15, "passed", 1), "Notes": (15, "passed", 1),

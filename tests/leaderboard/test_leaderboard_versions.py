@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from evaluation.models import EvaluationRun
 from evaluation.services import submission_rescore
-from leaderboard.models import Benchmark, Split
+from catalog.models import Benchmark, Split
 from leaderboard.selectors import leaderboard_rows
 from tests.conftest import DEMO
 from tests.factories import finished_submission

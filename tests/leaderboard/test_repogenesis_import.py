@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from leaderboard.benchmark_files import BenchmarkFormatError, detect_port, read_benchmark
-from leaderboard.models import Benchmark, Task
+from catalog.benchmark_files import BenchmarkFormatError, detect_port, read_benchmark
+from catalog.models import Benchmark, Task
 
 ROOT = Path(__file__).resolve().parents[2]
 RELEASE = ROOT.parent / "shared" / "data" / "repogenesis" / "verified"

@@ -11,10 +11,10 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from leaderboard.models import ReportedResult
-from leaderboard.reported_files import ReportedFormatError, ratio_possible, read_reported
+from catalog.models import ReportedResult
+from catalog.reported_files import ReportedFormatError, ratio_possible, read_reported
 from leaderboard.selectors import leaderboard_rows
-from leaderboard.services import reported_result_verify
+from catalog.services import reported_result_verify
 from tests.conftest import ROOT
 from tests.factories import finished_submission
 
@@ -194,7 +194,7 @@ def test_admin_verify_action_ranks_consistent_rows_and_refuses_inconsistent_ones
     import_reported(write_source(tmp_path, TWO_ROWS))
     client.force_login(admin)
     ids = [str(pk) for pk in ReportedResult.objects.values_list("pk", flat=True)]
-    resp = client.post("/admin/leaderboard/reportedresult/", {"action": "verify", "_selected_action": ids},
+    resp = client.post("/admin/catalog/reportedresult/", {"action": "verify", "_selected_action": ids},
                        follow=True)
     assert "Odd Bot · GPT-Y cannot be verified" in resp.content.decode()
     assert {r.system: r.is_verified for r in ReportedResult.objects.all()} == {"Paper Bot": True, "Odd Bot": False}

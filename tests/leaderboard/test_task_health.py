@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from evaluation.report import summarize, task_entry
-from leaderboard.models import System, Team
+from core.report import summarize, task_entry
+from catalog.models import System, Team
 from leaderboard.selectors import leaderboard_rows, reference_rows, task_health
 from tests.factories import finished_submission
 

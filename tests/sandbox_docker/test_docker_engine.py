@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.engine.runner import evaluate_task
+from core.engine.runner import evaluate_task
 from evaluation.engine_setup import task_spec, toolchain, work_root
-from evaluation.sandbox import get_backend
-from evaluation.sandbox.docker_backend import LABEL_BACKEND, LABEL_WORKER
-from leaderboard.services import task_reference_dir
+from core.sandbox import get_backend
+from core.sandbox.docker_backend import LABEL_BACKEND, LABEL_WORKER
+from catalog.services import task_reference_dir
 
 pytestmark = pytest.mark.docker
 

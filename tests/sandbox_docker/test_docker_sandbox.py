@@ -1,4 +1,4 @@
-"""The docker sandbox backend (evaluation.sandbox.docker_backend) against a real dockerd and the images
+"""The docker sandbox backend (core.sandbox.docker_backend) against a real dockerd and the images
 built by docker/build-images.sh (see conftest.py): real containers, real namespaces, real limits."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import uuid
 
 import pytest
 
-from evaluation.sandbox import Mount, Role, SandboxError, get_backend
-from evaluation.sandbox.base import LOG_CAP_BYTES
-from evaluation.sandbox.cgroups import ResourceLimits
-from evaluation.sandbox.docker_backend import LABEL_BACKEND, LABEL_TASK, LABEL_WORKER
+from core.sandbox import Mount, Role, SandboxError, get_backend
+from core.sandbox.base import LOG_CAP_BYTES
+from core.sandbox.cgroups import ResourceLimits
+from core.sandbox.docker_backend import LABEL_BACKEND, LABEL_TASK, LABEL_WORKER
 from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
 from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
 

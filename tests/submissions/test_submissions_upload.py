@@ -142,7 +142,7 @@ def test_private_submission_is_seen_by_its_team_only(api, make_user, demo_zip):
 
 def test_form_shows_the_reason_and_stores_nothing(client, make_user, demo_split):
     user, _ = make_user("carol")
-    from leaderboard.models import System
+    from catalog.models import System
 
     System.objects.create(team=user.teams.get(), name="CarolBot")
     client.force_login(user)

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.services import references_check
 from evaluation.tasks import reference_check
-from leaderboard.models import Benchmark
+from catalog.models import Benchmark
 
 
 class Command(BaseCommand):

@@ -11,12 +11,12 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from evaluation.engine import EVALUATOR_VERSION
-from evaluation.engine.archive import ArchiveError, extract_archive
+from core.engine import EVALUATOR_VERSION
+from core.engine.archive import ArchiveError, extract_archive
 from evaluation.engine_setup import environment_stamp, sandbox_backend
-from evaluation.report import build_report, report_csv, task_entry
+from core.report import build_report, report_csv, task_entry
 from evaluation.services import archive_limits, folder_evaluate
-from leaderboard.selectors import NotFound, split_get, split_tasks
+from catalog.selectors import NotFound, split_get, split_tasks
 
 
 class Command(BaseCommand):

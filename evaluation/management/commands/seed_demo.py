@@ -7,9 +7,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.seeding import describe_run, seed_submission
-from leaderboard.models import System, Team
-from leaderboard.selectors import NotFound, split_get
-from leaderboard.services import system_create, task_reference_dir
+from catalog.models import System, Team
+from catalog.selectors import NotFound, split_get
+from catalog.services import system_create, task_reference_dir
 from submissions.archives import zip_folders, zip_submission_folder
 
 DEMO = Path(settings.BASE_DIR) / "benchmarks" / "demo-submissions"

@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from evaluation.sandbox.procfs import identity_alive, process_identity
+from core.sandbox.procfs import identity_alive, process_identity
 
 DEFAULT_CAP_BYTES = 2 * 1024 ** 3
 

@@ -180,7 +180,7 @@ def _read_manifest(path: Path) -> dict:
     required = ("benchmark", "split", "results", "source", "source_url", "source_date", "paper", "denominators")
     missing = [k for k in required if k not in manifest]
     if missing:
-        raise ReportedFormatError(f"{path}: missing {', '.join(missing)} (see leaderboard/reported_files.py)")
+        raise ReportedFormatError(f"{path}: missing {', '.join(missing)} (see catalog/reported_files.py)")
     for key in ("benchmark", "split", "results", "source", "source_url", "paper", "paper_url"):
         if key in manifest and not isinstance(manifest[key], str):
             raise ReportedFormatError(f"{path}: {key} must be a string")

@@ -7,7 +7,7 @@ and marks it current; results keep the version they were scored on.
 from django.conf import settings
 from django.db import models
 
-from evaluation.engine.runner_env import fix_pytest_args
+from core.engine.runner_env import fix_pytest_args
 
 
 class Language(models.TextChoices):
@@ -27,6 +27,7 @@ class Benchmark(models.Model):
     imported_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leaderboard_benchmark"  # the table of the app this model came from (catalog 0001)
         constraints = [models.UniqueConstraint(fields=["name", "version"], name="benchmark_name_version")]
         ordering = ["name", "-imported_at"]
 
@@ -59,6 +60,7 @@ class Task(models.Model):
     defects = models.JSONField(default=list, blank=True, help_text='defect notes: [{"kind", "text", "source"}]')
 
     class Meta:
+        db_table = "leaderboard_task"  # the table of the app this model came from (catalog 0001)
         constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="task_benchmark_name")]
         ordering = ["name"]
 
@@ -100,6 +102,7 @@ class Split(models.Model):
     visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
 
     class Meta:
+        db_table = "leaderboard_split"  # the table of the app this model came from (catalog 0001)
         constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="split_benchmark_name")]
 
     def __str__(self) -> str:
@@ -112,6 +115,9 @@ class Team(models.Model):
     name = models.CharField(max_length=100, unique=True)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "leaderboard_team"  # the table of the app this model came from (catalog 0001)
 
     def __str__(self) -> str:
         return self.name
@@ -136,6 +142,7 @@ class System(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leaderboard_system"  # the table of the app this model came from (catalog 0001)
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -148,7 +155,7 @@ class ReportedResult(models.Model):
     Values are percentages exactly as published (two decimals), per language; a language the source does not
     report is null. Kept apart from ranked rows until an admin verifies the row (`verified_at` set); a re-import
     that changes a verified row's values clears its verification. `findings` lists the consistency check's
-    results ([{"field", "kind", "message"}], see leaderboard/reported_files.py); `consistent` is False when a
+    results ([{"field", "kind", "message"}], see catalog/reported_files.py); `consistent` is False when a
     value cannot come from the stated task and endpoint counts. A row with any finding cannot be verified.
     """
 
@@ -184,6 +191,7 @@ class ReportedResult(models.Model):
     imported_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        db_table = "leaderboard_reportedresult"  # the table of the app this model came from (catalog 0001)
         constraints = [models.UniqueConstraint(fields=["benchmark_name", "split_name", "system", "base_model"],
                                                name="reported_result_identity")]
         ordering = ["benchmark_name", "split_name", "line"]

@@ -5,13 +5,13 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from evaluation.engine.collect import collect_count
-from evaluation.engine.runner_env import RunnerEnvError
+from core.engine.collect import collect_count
+from core.engine.runner_env import RunnerEnvError
 from evaluation.engine_setup import toolchain
 from evaluation.services import references_check
-from leaderboard.benchmark_fetch import BenchmarkFetchError, fetch_benchmark, is_git_url
-from leaderboard.benchmark_files import BenchmarkFormatError, read_benchmark
-from leaderboard.services import benchmark_import
+from catalog.benchmark_fetch import BenchmarkFetchError, fetch_benchmark, is_git_url
+from catalog.benchmark_files import BenchmarkFormatError, read_benchmark
+from catalog.services import benchmark_import
 
 
 class Command(BaseCommand):

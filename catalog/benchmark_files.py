@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluation.engine.runner_env import RUNNER_RULES, fix_pytest_args, suite_imports
-from evaluation.grading.endpoints import extract_endpoints
-from evaluation.grading.testcount import count_java_tests, count_python_tests
+from core.engine.runner_env import RUNNER_RULES, fix_pytest_args, suite_imports
+from core.grading.endpoints import extract_endpoints
+from core.grading.testcount import count_java_tests, count_python_tests
 
 #: How READMEs state the listening port, strongest first (BENCHMARK-FORMAT.md "One task = one folder"): a
 #: labelled line ("- Port: 8083", "- **Listening Port**: 8000"), a sentence ("listens on port `8080`", "listens on a

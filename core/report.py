@@ -5,7 +5,7 @@ import csv
 import io
 from typing import Any
 
-from evaluation.grading.metrics import TaskScore, aggregate_by_language
+from core.grading.metrics import TaskScore, aggregate_by_language
 
 SCHEMA = "scoring/v1"
 CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain", "outcome", "dsr", "ac", "ac_declared", "ac_implemented",

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation.grading.junit import JUnitResult, Status
+from core.grading.junit import JUnitResult, Status
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def _bare(name: str) -> str:
     return name[:-2] if name.endswith("()") else name
 
 
-_PYTEST_PLUGIN = '''# Written by the evaluator for one run: two sentinel tests (see evaluation/engine/sentinels.py).
+_PYTEST_PLUGIN = '''# Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).
 import pytest
 
 
@@ -82,7 +82,7 @@ def pytest_collection_modifyitems(session, config, items):
                   _Sentinel.from_parent(session, name={must_skip!r})]
 '''
 
-_JAVA_CLASS = '''// Written by the evaluator for one run: two sentinel tests (see evaluation/engine/sentinels.py).
+_JAVA_CLASS = '''// Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).
 public class {cls} {{
     @org.junit.jupiter.api.Test
     void {must_pass}() {{

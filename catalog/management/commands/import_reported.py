@@ -1,11 +1,11 @@
 """`manage.py import_reported MANIFEST`: published results as "reported by the authors" rows (not ranked until
-an admin verifies them). See leaderboard/reported_files.py for the file format."""
+an admin verifies them). See catalog/reported_files.py for the file format."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard.reported_files import ReportedFormatError, read_reported
-from leaderboard.services import reported_results_import
+from catalog.reported_files import ReportedFormatError, read_reported
+from catalog.services import reported_results_import
 
 
 class Command(BaseCommand):

@@ -15,10 +15,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation.grading.endpoints import Endpoint, static_routes_match
-from evaluation.grading.junit import JUnitError, parse_junit
-from evaluation.grading.probe import probe_endpoints
-from evaluation.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
+from core.grading.endpoints import Endpoint, static_routes_match
+from core.grading.junit import JUnitError, parse_junit
+from core.grading.probe import probe_endpoints
+from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
 
 from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state

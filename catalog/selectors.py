@@ -1,0 +1,104 @@
+"""Reads of the catalog: benchmarks, splits and their tasks, published results."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from .models import Benchmark, ReportedResult, Split, Task
+from .reported_files import METRICS
+
+
+class NotFound(LookupError):
+    """The benchmark, split or language asked for does not exist; the message names it."""
+
+
+def default_benchmark_name() -> str:
+    """The first of settings.DEFAULT_BENCHMARKS with a current version in the database (else the first named)."""
+    imported = set(Benchmark.objects.filter(is_current=True, name__in=settings.DEFAULT_BENCHMARKS)
+                   .values_list("name", flat=True))
+    return next((n for n in settings.DEFAULT_BENCHMARKS if n in imported), settings.DEFAULT_BENCHMARKS[0])
+
+
+def split_get(*, benchmark: str | None = None, split: str | None = None) -> Split:
+    """The named split of the current version of a benchmark (default: the first of DEFAULT_BENCHMARKS that is
+    imported, and DEFAULT_SPLIT). Raises NotFound."""
+    name = benchmark or default_benchmark_name()
+    bench = Benchmark.objects.filter(name=name, is_current=True).first()
+    if bench is None:
+        raise NotFound(f"no benchmark named {name!r}")
+    found = bench.splits.filter(name=split or settings.DEFAULT_SPLIT).first()
+    if found is None:
+        raise NotFound(f"benchmark {name!r} has no split {split or settings.DEFAULT_SPLIT!r}")
+    return found
+
+
+def split_tasks(*, split: Split, language: str = "overall") -> QuerySet[Task]:
+    """The split's tasks (of one language unless `overall`), by name."""
+    tasks = split.tasks.order_by("name")
+    return tasks if language == "overall" else tasks.filter(language=language)
+
+
+def excluded_task_names(*, split: Split, language: str = "overall") -> list[str]:
+    """Names of the split's tasks left out of every mean (N = 0, `Task.is_excluded`), by name."""
+    return list(split_tasks(split=split, language=language).filter(tests_total=0).values_list("name", flat=True))
+
+
+def reported_results(*, benchmark: str | None = None, split: str | None = None,
+                     verified: bool | None = None) -> QuerySet[ReportedResult]:
+    """Published results "reported by the authors", of one benchmark and/or split (by name) when given, in
+    benchmark, split, source-file order; only verified (True) or only unverified (False) rows when asked."""
+    rows = ReportedResult.objects.all()
+    if benchmark:
+        rows = rows.filter(benchmark_name=benchmark)
+    if split:
+        rows = rows.filter(split_name=split)
+    if verified is not None:
+        rows = rows.filter(verified_at__isnull=not verified)
+    return rows.select_related("verified_by")
+
+
+def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any]:
+    """The row's published values for one language (`python` or `java`) as fractions in the shape of SCORING.md's
+    M (no interval, no Solved: the authors publish neither), plus `published` {metric: percent string as
+    published}; a value the source does not report is None."""
+    values = {m: result.value(language, m) for m in METRICS}
+    return {**{m: None if v is None else float(v / 100) for m, v in values.items()},
+            **{f"{m}_ci": None for m in METRICS}, "solved": None, "solved_ci": None,
+            "published": {m: None if v is None else str(v) for m, v in values.items()}}
+
+
+def reported_unranked_reason(result: ReportedResult, *, language: str, task_count: int) -> str | None:
+    """Why a published row is not ranked in a language view, or None when it is: ranked rows are verified by an
+    admin, report that language, and count as many tasks of it as the split has (numbers over another task set
+    are not comparable). Never in `overall`: the authors publish no task-weighted overall value."""
+    if language == "overall":
+        return "the authors publish Python and Java values only, no overall value"
+    if not result.is_verified:
+        return "not verified by an admin"
+    counted = result.denominators.get(language, {}).get("tasks")
+    if result.value(language, "pass_at_1") is None or counted is None:
+        return f"the source reports no {language.title()} values"
+    if counted != task_count:
+        return f"its values count {counted} tasks, this split has {task_count}"
+    return None
+
+
+def reported_rankable(result: ReportedResult, *, language: str, task_count: int) -> bool:
+    """True when a published row may be ranked in a language view (see `reported_unranked_reason`)."""
+    return reported_unranked_reason(result, language=language, task_count=task_count) is None
+
+
+def reported_as_dict(result: ReportedResult) -> dict[str, Any]:
+    """JSON shape of a reported row: who, per-language published percentages, source, consistency, verification."""
+    return {
+        "system": result.system, "base_model": result.base_model, "type": result.type,
+        "values_percent": {lang: {m: None if result.value(lang, m) is None else str(result.value(lang, m))
+                                  for m in METRICS} for lang in ("python", "java")},
+        "source": result.source, "source_url": result.source_url, "source_date": result.source_date.isoformat(),
+        "paper": result.paper, "paper_url": result.paper_url, "denominators": result.denominators,
+        "consistent": result.consistent, "findings": result.findings,
+        "verified": result.is_verified,
+        "verified_at": result.verified_at.isoformat() if result.verified_at else None,
+    }
