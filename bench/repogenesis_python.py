@@ -43,7 +43,7 @@ def _tasks():
 
 def run_ours(tasks, concurrency: int) -> tuple[float, dict[str, tuple], float]:
     """(wall seconds, {task: (outcome, P, N)}, longest single task in seconds)."""
-    from evaluation.services import folder_evaluate
+    from evaluation.pipeline import folder_evaluate
 
     t0 = time.monotonic()
     pairs = folder_evaluate(tasks=tasks, root=REFERENCES, concurrency=concurrency)

@@ -70,7 +70,7 @@ def main() -> None:
 def _demo_task() -> None:
     from django.core.management import call_command
 
-    from evaluation.services import task_evaluate
+    from evaluation.pipeline import task_evaluate
     from catalog.models import Task
     from catalog.services import task_reference_dir
 

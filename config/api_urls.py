@@ -2,9 +2,9 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from leaderboard import api as leaderboard_api
-from submissions import api as submissions_api
-from submissions.agents import api as agents_api
+from leaderboard.api import agents as agents_api
+from leaderboard.api import board as leaderboard_api
+from leaderboard.api import submissions as submissions_api
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),

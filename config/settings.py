@@ -187,7 +187,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover",
                                          "schedule": float(EVALUATION_STALE_SECONDS)},
-                        "generations-recover": {"task": "submissions.tasks.generations_recover",
+                        "generations-recover": {"task": "evaluation.tasks.generations_recover",
                                                 "schedule": float(EVALUATION_STALE_SECONDS)}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -9,6 +9,6 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularRedocView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("config.api_urls")),
-    path("", include("submissions.urls")),
+    path("", include("leaderboard.submission_urls")),
     path("", include("leaderboard.urls")),
 ]

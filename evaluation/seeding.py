@@ -8,11 +8,11 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from evaluation.models import EvaluationRun
-from evaluation.services import run_execute_inline
+from evaluation.pipeline import run_execute_inline
 from evaluation.tasks import run_prepare
 from catalog.models import Split, System
 from submissions.models import Submission
-from submissions.services import submission_create
+from evaluation.services import submission_create
 
 PENDING_OR_DONE = (Submission.Status.QUEUED, Submission.Status.RUNNING, Submission.Status.FINISHED)
 

@@ -1,94 +1,117 @@
-"""Celery tasks: one run per submission (`run_prepare`), one job per task (`result_run`).
+"""Celery tasks, all of them: one run per submission (`run_prepare`), one job per task (`result_run`), the
+generation of endpoint submissions (`submission_generate`), reference checks, and the recovery of work a dead
+worker left (`runs_recover`, `generations_recover`, and at worker start).
 
-They take ids, claim rows with guarded UPDATEs (a second delivery does nothing), are `acks_late`,
-and retry only platform faults (SandboxError); a failing submission is a result, not an exception.
+They take ids, claim rows with guarded UPDATEs (a second delivery does nothing), are `acks_late`, and retry only
+platform faults (SandboxError, evaluation.pipeline.result_process); a failing submission is a result, not an
+exception. The work is in evaluation.pipeline and evaluation.generation; this module only sends jobs.
 """
 from __future__ import annotations
 
 import logging
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_ready
+from django.conf import settings
 
-from core.sandbox import SandboxError
+from catalog.models import Task
+from core.engine import workspace
 
-from . import services
+from . import generation, pipeline
+from .engine_setup import sandbox_backend, work_root
 
 log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def run_prepare(run_id: int) -> None:
-    """Claim a queued run, unpack its archive, enqueue one `result_run` per task."""
-    run = services.run_claim(run_id=run_id)
-    if run is None:
-        log.info("run %s already claimed: nothing to do", run_id)
-        return
-    try:
-        result_ids = services.run_extract(run=run)
-    except Exception as exc:  # a platform fault while unpacking: fail visibly rather than hang in "extract"
-        log.exception("run %s could not be prepared", run_id)
-        services.run_fail(run=run, error=f"the platform could not unpack this submission ({type(exc).__name__}); "
-                                         "it does not count against your quota, please resubmit")
-        return
-    for result_id in result_ids:
+    """Claim a queued run, unpack its archive, send one `result_run` per task (pipeline.run_prepare)."""
+    for result_id in pipeline.run_prepare(run_id=run_id) or ():
         result_run.delay(result_id)
-    if not result_ids:
-        services.run_finalize_if_done(run_id=run_id)
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=services.MAX_ATTEMPTS)
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=pipeline.MAX_ATTEMPTS)
 def result_run(self, result_id: int) -> None:
-    """Evaluate one task of a run, then finish the run if it was the last one."""
-    result = services.result_claim(result_id=result_id)
-    if result is None:
-        log.info("result %s already claimed or done: nothing to do", result_id)
-        return
-    try:
-        services.result_evaluate(result=result)
-    except SandboxError as exc:
-        log.exception("platform fault on result %s", result_id)
-        if services.result_release_after_fault(result_id=result_id, error=str(exc)):
-            raise self.retry(exc=exc, countdown=5)
-    services.run_finalize_if_done(run_id=result.run_id)
+    """Evaluate one task of a run (pipeline.result_process); a platform fault is retried on any worker."""
+    if pipeline.result_process(result_id=result_id) is pipeline.Step.RETRY:
+        raise self.retry(countdown=pipeline.RETRY_DELAY_SECONDS)
+
+
+def recover_work(*, stale_after: float | None = None) -> dict[str, int]:
+    """Send again the runs and results a dead worker left (pipeline.stale_work); their claims make each run once.
+    Returns {"runs": n, "results": n}."""
+    runs, results = pipeline.stale_work(stale_after=stale_after)
+    for run_id in runs:
+        run_prepare.delay(run_id)
+    for result_id in results:
+        result_run.delay(result_id)
+    return {"runs": len(runs), "results": len(results)}
 
 
 @shared_task(ignore_result=True)
 def runs_recover() -> None:
-    """Re-enqueue what a dead worker left (see services.runs_recover); scheduled every minute."""
-    from .engine_setup import sandbox_backend
-
+    """Sweep sandbox leftovers and re-enqueue what a dead worker left (`recover_work`); scheduled by beat."""
     sandbox_backend().sweep()  # containers do not die with a killed worker child; namespaces are swept too
-    counts = services.runs_recover()
+    counts = recover_work()
     if any(counts.values()):
         log.warning("recovered work left by a dead worker: %s", counts)
-
-
-@worker_ready.connect
-def _recover_on_start(sender=None, **kwargs) -> None:
-    """A starting worker sweeps sandbox leftovers and re-enqueues abandoned work."""
-    from .engine_setup import sandbox_backend
-
-    from django.conf import settings
-
-    from core.engine import workspace
-    from .engine_setup import work_root
-
-    removed = sandbox_backend().sweep()
-    removed += workspace.sweep(work_root(), older_than=settings.CELERY_TASK_TIME_LIMIT + 300)
-    if removed:
-        log.warning("removed %s sandbox leftovers (namespaces, containers) of a crashed worker", removed)
-    runs_recover.delay()
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=4 * 3600, time_limit=4 * 3600 + 300)
 def reference_check(task_id: int, runs: int = 3) -> None:
     """Check one task's reference solution `runs` times against its suite and record the outcome on the task
-    (services.references_check). A second delivery checks again and overwrites the record: harmless."""
-    from catalog.models import Task
-
+    (pipeline.references_check). A second delivery checks again and overwrites the record: harmless."""
     task = Task.objects.filter(pk=task_id).select_related("benchmark").first()
     if task is None:
         log.info("task %s no longer exists: nothing to check", task_id)
         return
-    services.references_check(tasks=[task], runs=runs)
+    pipeline.references_check(tasks=[task], runs=runs)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def submission_generate(submission_id: int) -> None:
+    """Generate the repositories of an endpoint submission (generation.generation_execute), then send its run."""
+    try:
+        submission = generation.generation_execute(submission_id=submission_id)
+    except SoftTimeLimitExceeded:
+        log.error("generation of submission %s ran out of time", submission_id)
+        generation.generation_fail(submission_id=submission_id, error="The generation took longer than its time "
+                                   "limit and was stopped; it does not count against your quota.")
+        return
+    except Exception as exc:  # a platform fault: fail visibly rather than hang in "generating"
+        log.exception("generation of submission %s failed", submission_id)
+        generation.generation_fail(submission_id=submission_id, error=f"The platform could not finish calling the "
+                                   f"agent ({type(exc).__name__}); this does not count against your quota, "
+                                   "please start the run again.")
+        return
+    run = submission.runs.filter(status="queued").first() if submission else None
+    if run is not None:
+        run_prepare.delay_on_commit(run.pk)
+
+
+def generation_enqueue(*, submission_id: int, task_count: int) -> None:
+    """Send `submission_generate` with soft/hard time limits sized to the split (generation.time_limit)."""
+    limit = generation.time_limit(task_count)
+    submission_generate.apply_async((submission_id,), soft_time_limit=limit, time_limit=limit + 120)
+
+
+@shared_task(ignore_result=True)
+def generations_recover() -> None:
+    """Re-send generations a dead worker left behind (generation.stale_generations); scheduled by beat."""
+    rows = generation.stale_generations()
+    for submission_id, task_count in rows:
+        generation_enqueue(submission_id=submission_id, task_count=task_count)
+    if rows:
+        log.warning("re-sent %s generation(s) left by a dead worker", len(rows))
+
+
+@worker_ready.connect
+def _recover_on_start(sender=None, **kwargs) -> None:
+    """A starting worker sweeps sandbox leftovers and re-enqueues abandoned runs and generations."""
+    removed = sandbox_backend().sweep()
+    removed += workspace.sweep(work_root(), older_than=settings.CELERY_TASK_TIME_LIMIT + 300)
+    if removed:
+        log.warning("removed %s sandbox leftovers (namespaces, containers) of a crashed worker", removed)
+    runs_recover.delay()
+    generations_recover.delay()

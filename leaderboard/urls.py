@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from leaderboard.views import pages as views
 
 app_name = "leaderboard"
 urlpatterns = [

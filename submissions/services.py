@@ -1,10 +1,12 @@
-"""Writes for submissions: checking and storing an uploaded archive, then queueing its evaluation."""
+"""Writes for submissions: checking and storing an uploaded archive (its evaluation is queued by the caller,
+evaluation.services.submission_create), the daily quota, the upload limits."""
 from __future__ import annotations
 
 import hashlib
 import secrets
 import tempfile
 from datetime import timedelta
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -13,8 +15,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from core.engine.archive import ArchiveError, ArchiveManifest, inspect_archive
-from evaluation.services import archive_limits, run_create
+from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
 from catalog.models import Split, System
 
 from .models import Submission
@@ -95,11 +96,12 @@ def quota_check(*, system: System) -> None:
                               "24 hours; failed evaluations do not count. Try again later.")
 
 
-def submission_create(*, system: System, split: Split, upload: UploadedFile, user: User | None,
-                      note: str = "", is_public: bool = True, enqueue: bool = True) -> Submission:
-    """Check an uploaded archive, store it and queue its evaluation (after commit).
+def submission_store(*, system: System, split: Split, upload: UploadedFile, user: User | None, note: str = "",
+                     is_public: bool = True, on_stored: Callable[[Submission], object] | None = None) -> Submission:
+    """Check an uploaded archive and store it with its submission row; `on_stored(submission)` runs in the same
+    transaction (evaluation.services.submission_create opens the run there), and when it raises nothing is kept,
+    the archive file included.
 
-    `enqueue=False` leaves the run for the caller (see evaluation.services.run_execute_inline).
     Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
     not a usable archive, is too big, holds unsafe paths, matches no task of the split, or the team's daily
     quota is used up.
@@ -118,7 +120,8 @@ def submission_create(*, system: System, split: Split, upload: UploadedFile, use
         with transaction.atomic():
             submission.archive.save(upload.name, upload, save=False)
             submission.save()
-            run_create(submission=submission, enqueue=enqueue)
+            if on_stored:
+                on_stored(submission)
     except Exception:
         if submission.archive.name:
             submission.archive.storage.delete(submission.archive.name)
@@ -138,3 +141,9 @@ def upload_size_check(*, content_length: str | int | None) -> None:
     if length > settings.SUBMISSION_MAX_UPLOAD_BYTES + 64 * 1024:
         raise SubmissionError(f"The upload is {length} bytes; the limit is {settings.SUBMISSION_MAX_UPLOAD_BYTES} "
                               "bytes. Remove build outputs and dependencies from the archive.")
+
+
+def archive_limits() -> ArchiveLimits:
+    """Upload limits from settings (SUBMISSION_MAX_MEMBERS, _EXTRACTED_BYTES, _RATIO)."""
+    return ArchiveLimits(max_members=settings.SUBMISSION_MAX_MEMBERS,
+                         max_bytes=settings.SUBMISSION_MAX_EXTRACTED_BYTES, max_ratio=settings.SUBMISSION_MAX_RATIO)

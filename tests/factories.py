@@ -4,10 +4,10 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core.engine.spec import EndpointEvidence, TaskEvaluation
-from evaluation.services import result_store, run_claim, run_extract, run_finalize_if_done
+from evaluation.pipeline import result_store, run_claim, run_extract, run_finalize_if_done
 from catalog.models import Split, System, Team
 from submissions.archives import zip_folders
-from submissions.services import submission_create
+from evaluation.services import submission_create
 
 
 def finished_submission(*, split: Split, system_name: str, scores: dict[str, tuple[int, str, int]],

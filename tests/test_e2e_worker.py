@@ -161,7 +161,7 @@ def test_bad_archive_fails_cleanly_in_the_worker_not_the_site(live_server, worke
 
     from catalog.models import Split, System
     from submissions.archives import zip_folders
-    from submissions.services import submission_create
+    from evaluation.services import submission_create
 
     user, _ = make_user("e2e2")
     system = System.objects.create(team=user.teams.get(), name="Shrinking")
@@ -181,7 +181,7 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     import_demo()
     from evaluation.models import TaskResult
     from catalog.models import Split, System
-    from submissions.services import submission_create
+    from evaluation.services import submission_create
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     _purge_broker()

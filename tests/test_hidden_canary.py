@@ -14,10 +14,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from evaluation.models import TaskResult
-from evaluation.services import run_execute_inline
+from evaluation.pipeline import run_execute_inline
 from catalog.models import Split, System
 from submissions.archives import zip_folders
-from submissions.services import submission_create
+from evaluation.services import submission_create
 from tests.conftest import DEMO
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -1,7 +1,7 @@
 """Reproducibility: evaluating the same demo submission twice gives identical per-task results."""
 import pytest
 
-from evaluation.services import folder_evaluate
+from evaluation.pipeline import folder_evaluate
 from catalog.models import Split
 from tests.conftest import DEMO_SUBMISSIONS, import_demo
 

@@ -126,3 +126,13 @@ class SandboxBackend(abc.ABC):
     def shares_host_ports(self) -> bool:
         """True when tasks listen on the host's loopback (two tasks on one port must not overlap)."""
         return False
+
+
+#: Strength of each isolation level a backend reports (`SandboxBackend.isolation`); EVALUATION_MIN_ISOLATION is
+#: compared against it. An unknown level counts as the weakest.
+ISOLATION_ORDER = {"process": 0, "netns+bwrap": 1, "netns+bwrap+cgroup": 2, "docker": 2}
+
+
+def isolation_at_least(level: str, minimum: str) -> bool:
+    """True when isolation `level` is at least as strong as `minimum` (both names of ISOLATION_ORDER)."""
+    return ISOLATION_ORDER.get(level, 0) >= ISOLATION_ORDER.get(minimum, 0)

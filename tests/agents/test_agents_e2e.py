@@ -7,14 +7,12 @@ import zipfile
 
 import pytest
 
-from evaluation.services import run_execute_inline
+from evaluation.pipeline import run_execute_inline
 from catalog.models import Split, System
 from submissions.agents.demo_server import folder_source, make_server
-from submissions.agents.services import (
-    endpoint_register,
-    generation_execute,
-    generation_start,
-)
+from evaluation.generation import generation_execute
+from evaluation.services import generation_start
+from submissions.agents.services import endpoint_register
 from submissions.archives import zip_submission_folder
 from tests.agents.agent_kit import SECRET
 from tests.conftest import DEMO_SUBMISSIONS, import_demo
@@ -34,7 +32,7 @@ def test_demo_agent_endpoint_scores_like_the_uploaded_agent_alpha(make_user, age
         endpoint_register(system=system, url=f"http://127.0.0.1:{server.server_address[1]}/", secret=SECRET,
                           user=user)
         submission = generation_start(system=system, split=split, user=user, enqueue=False)
-        submission = generation_execute(submission_id=submission.pk, enqueue_run=False)
+        submission = generation_execute(submission_id=submission.pk)
     finally:
         server.shutdown()
         server.server_close()

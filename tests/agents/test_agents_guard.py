@@ -112,18 +112,16 @@ def test_loopback_is_allowed_only_through_the_setting(owner, settings):
 
 def test_the_address_is_checked_again_at_call_time(owner, agent_settings, agent_server):
     """Registered while loopback was allowed; allowance withdrawn: the call is refused, nothing connects."""
-    from submissions.agents.services import (
-        endpoint_register,
-        generation_execute,
-        generation_start,
-    )
+    from evaluation.generation import generation_execute
+    from evaluation.services import generation_start
+    from submissions.agents.services import endpoint_register
 
     user, system, _ = owner
     server = agent_server(lambda h: h.reply(200, repo_zip()))
     endpoint_register(system=system, url=server.url, secret=SECRET, user=user)
     submission = generation_start(system=system, split=owner_split(), user=user, enqueue=False)
     agent_settings.AGENT_ALLOWED_NETWORKS = []
-    generation_execute(submission_id=submission.pk, enqueue_run=False)
+    generation_execute(submission_id=submission.pk)
     calls = GenerationCall.objects.filter(submission=submission)
     assert {c.status for c in calls} == {"failed"}
     assert all("loopback" in c.reason for c in calls)

@@ -13,16 +13,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from evaluation.models import TaskResult
-from evaluation.services import result_claim, result_evaluate, run_claim, run_extract
+from evaluation.pipeline import result_claim, result_evaluate, run_claim, run_extract
 from catalog.models import Split, System
 from submissions.agents.demo_server import folder_source, make_server
-from submissions.agents.services import (
-    EndpointError,
-    endpoint_register,
-    generation_claim,
-    generation_execute,
-    generation_start,
-)
+from evaluation.generation import generation_claim, generation_execute
+from evaluation.services import generation_start
+from submissions.agents.services import EndpointError, endpoint_register
 from submissions.models import AgentEndpoint, GenerationCall, Submission
 from tests.agents.agent_kit import ROOT, SECRET, repo_zip
 
@@ -76,7 +72,7 @@ def test_secret_is_encrypted_at_rest_and_never_shown(team, client, demo_agent):
         raw = repr(cursor.fetchall())
     assert SECRET not in raw and SECRET[:12] not in raw
     submission = _start(system, user)
-    generation_execute(submission_id=submission.pk, enqueue_run=False)
+    generation_execute(submission_id=submission.pk)
     client.force_login(user)
     pages = [client.get(f"/systems/{system.pk}/"), client.get(f"/submissions/{submission.pk}/"),
              client.get(f"/submissions/{submission.pk}/status.json"),
@@ -188,7 +184,7 @@ def test_generation_packs_the_answers_and_queues_the_usual_evaluation(team, demo
     user, system, api = team
     endpoint_register(system=system, url=demo_agent("agent-beta"), secret=SECRET)
     submission = _start(system, user)
-    done = generation_execute(submission_id=submission.pk, enqueue_run=False)
+    done = generation_execute(submission_id=submission.pk)
     assert done.status == "queued" and done.archive_name == f"generated-{submission.pk}.zip"
     calls = {c.task.name: c for c in GenerationCall.objects.filter(submission=submission).select_related("task")}
     assert {n for n, c in calls.items() if c.status == "succeeded"} == set(DEMO_TASKS) - {"Tic-Tac-Toe"}
@@ -221,7 +217,7 @@ def test_the_team_downloads_the_generated_archive_and_nobody_else(team, demo_age
     endpoint_register(system=system, url=demo_agent("agent-alpha"), secret=SECRET)
     submission = _start(system, user)
     assert api.get(f"/api/v1/submissions/{submission.pk}/archive").status_code == 404  # not generated yet
-    generation_execute(submission_id=submission.pk, enqueue_run=False)
+    generation_execute(submission_id=submission.pk)
     resp = api.get(f"/api/v1/submissions/{submission.pk}/archive")
     assert resp.status_code == 200
     body = b"".join(resp.streaming_content)
@@ -242,7 +238,7 @@ def test_the_endpoint_url_and_http_calls_are_shown_to_the_team_only(team, demo_a
     user, system, api = team
     url = demo_agent("agent-alpha")
     endpoint_register(system=system, url=url, secret=SECRET)
-    submission = generation_execute(submission_id=_start(system, user).pk, enqueue_run=False)
+    submission = generation_execute(submission_id=_start(system, user).pk)
     public = APIClient().get(f"/api/v1/submissions/{submission.pk}/").json()
     assert public["generation"]["done"] == 6 and "calls" not in public["generation"]["tasks"][0]
     for page in (APIClient().get(f"/api/v1/submissions/{submission.pk}/"), client.get(f"/submissions/{submission.pk}/"),
@@ -255,7 +251,7 @@ def test_the_endpoint_url_and_http_calls_are_shown_to_the_team_only(team, demo_a
 def test_the_demo_agent_refuses_a_wrong_secret(team, demo_agent):
     user, system, _ = team
     endpoint_register(system=system, url=demo_agent(secret="another-secret-0123456789"), secret=SECRET)
-    submission = generation_execute(submission_id=_start(system, user).pk, enqueue_run=False)
+    submission = generation_execute(submission_id=_start(system, user).pk)
     assert submission.status == "failed" and "HTTP 401" in submission.error
     assert not Submission.objects.filter(pk=submission.pk, archive__gt="").exists()
 
@@ -265,7 +261,7 @@ def test_an_agent_giving_nothing_fails_the_submission_without_using_quota(team, 
     settings.SUBMISSION_DAILY_QUOTA = 1
     server = agent_server(lambda h: h.reply(200, b"garbage", "text/plain"))
     endpoint_register(system=system, url=server.url, secret=SECRET)
-    submission = generation_execute(submission_id=_start(system, user).pk, enqueue_run=False)
+    submission = generation_execute(submission_id=_start(system, user).pk)
     assert submission.status == "failed" and "neither a zip" in submission.error
     assert not submission.runs.exists()
     _start(system, user)  # the failed run did not use the quota
@@ -291,7 +287,7 @@ def test_tar_gz_json_and_wrapped_answers_become_task_folders(team, agent_server)
 
     user, system, _ = team
     endpoint_register(system=system, url=agent_server(behaviour).url, secret=SECRET)
-    submission = generation_execute(submission_id=_start(system, user).pk, enqueue_run=False)
+    submission = generation_execute(submission_id=_start(system, user).pk)
     names = set(zipfile.ZipFile(submission.archive.path).namelist())
     assert {"TodoList/start.sh", "TodoList/src/app.py", "Notes/start.sh", "Notes/notes/app.py",
             "Bookstore/only.py"} <= names
@@ -317,7 +313,7 @@ def test_unsafe_archives_from_the_agent_are_refused_per_task(team, agent_server)
 
     user, system, _ = team
     endpoint_register(system=system, url=agent_server(behaviour).url, secret=SECRET)
-    submission = generation_execute(submission_id=_start(system, user).pk, enqueue_run=False)
+    submission = generation_execute(submission_id=_start(system, user).pk)
     calls = {c.task.name: c for c in submission.generation_calls.select_related("task")}
     assert calls["TodoList"].status == "failed" and "escapes" in calls["TodoList"].reason
     assert calls["Notes"].status == "failed" and "link" in calls["Notes"].reason
@@ -331,7 +327,7 @@ def test_at_most_n_tasks_are_in_flight_per_endpoint(team, agent_server, settings
     user, system, _ = team
     endpoint_register(system=system, url=server.url, secret=SECRET)
     t0 = time.monotonic()
-    generation_execute(submission_id=_start(system, user).pk, enqueue_run=False)
+    generation_execute(submission_id=_start(system, user).pk)
     assert len(server.requests) == 6 and server.max_active == 2
     assert time.monotonic() - t0 >= 0.9  # three waves of two
     bodies = {b["task"]: b for b in (json.loads(r["body"]) for r in server.requests)}
@@ -352,20 +348,20 @@ def test_the_claim_is_idempotent_and_a_stale_one_is_taken_over(team, demo_agent)
     assert generation_execute(submission_id=submission.pk) is None
     Submission.objects.filter(pk=submission.pk).update(generation_heartbeat=timezone.now() - timedelta(minutes=5))
     GenerationCall.objects.filter(submission=submission, task__name="Notes").update(status="running")
-    done = generation_execute(submission_id=submission.pk, enqueue_run=False)  # the worker died: taken over
+    done = generation_execute(submission_id=submission.pk)  # the worker died: taken over
     assert done.status == "queued" and done.generation_attempts == 2
     assert generation_execute(submission_id=submission.pk) is None  # finished: nothing left to claim
     assert done.runs.count() == 1
 
 
 def test_the_celery_task_turns_platform_faults_into_a_failed_submission(team, demo_agent, monkeypatch):
-    from submissions.agents import services
-    from submissions.tasks import submission_generate
+    from evaluation import generation
+    from evaluation.tasks import submission_generate
 
     user, system, _ = team
     endpoint_register(system=system, url=demo_agent(), secret=SECRET)
     submission = _start(system, user)
-    monkeypatch.setattr(services, "generation_execute", lambda **kw: 1 / 0)
+    monkeypatch.setattr(generation, "generation_execute", lambda **kw: 1 / 0)
     submission_generate.run(submission.pk)  # does not raise
     submission.refresh_from_db()
     assert submission.status == "failed" and "ZeroDivisionError" in submission.error
@@ -377,5 +373,5 @@ def test_a_removed_endpoint_fails_the_pending_calls(team, demo_agent):
     endpoint_register(system=system, url=demo_agent(), secret=SECRET)
     submission = _start(system, user)
     AgentEndpoint.objects.all().delete()
-    done = generation_execute(submission_id=submission.pk, enqueue_run=False)
+    done = generation_execute(submission_id=submission.pk)
     assert done.status == "failed" and "removed" in done.error

@@ -14,10 +14,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
-from evaluation.services import result_claim, run_claim, run_extract
+from evaluation.pipeline import result_claim, run_claim, run_extract
 from catalog.services import system_create, team_for_user
 from submissions.models import Submission
-from submissions.services import SubmissionError, submission_create
+from evaluation.services import submission_create
+from submissions.services import SubmissionError
 
 
 @pytest.fixture

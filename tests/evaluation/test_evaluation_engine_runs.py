@@ -19,7 +19,7 @@ import pytest
 from core.engine.runner import evaluate_task
 from core.engine.spec import PhaseLimits, TaskEvaluation
 from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
-from evaluation.services import folder_evaluate, task_evaluate
+from evaluation.pipeline import folder_evaluate, task_evaluate
 from catalog.services import task_reference_dir
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -62,7 +62,7 @@ def test_report_of_an_unfinished_submission_is_not_found(demo_split, make_user, 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from catalog.models import System
-    from submissions.services import submission_create
+    from evaluation.services import submission_create
 
     user, _ = make_user("dave")
     system = System.objects.create(team=user.teams.get(), name="DaveBot")

@@ -155,7 +155,7 @@ def test_form_shows_the_reason_and_stores_nothing(client, make_user, demo_split)
 
 
 def test_unknown_top_level_folder_is_reported_after_extraction(api):
-    from evaluation.services import run_claim, run_extract
+    from evaluation.pipeline import run_claim, run_extract
 
     resp = _post(api, _zip({"TodoList/start.sh": b"echo\n", "NotATask/start.sh": b"echo\n"}))
     sub = Submission.objects.get(pk=resp.json()["id"])

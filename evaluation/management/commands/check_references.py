@@ -2,7 +2,7 @@
 benchmark's current version against its own suite and record passed / flaky / failed on each task."""
 from django.core.management.base import BaseCommand, CommandError
 
-from evaluation.services import references_check
+from evaluation.pipeline import references_check
 from evaluation.tasks import reference_check
 from catalog.models import Benchmark
 

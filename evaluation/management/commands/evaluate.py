@@ -15,7 +15,8 @@ from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
 from evaluation.engine_setup import environment_stamp, sandbox_backend
 from core.report import build_report, report_csv, task_entry
-from evaluation.services import archive_limits, folder_evaluate
+from evaluation.pipeline import folder_evaluate
+from submissions.services import archive_limits
 from catalog.selectors import NotFound, split_get, split_tasks
 
 

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from core.engine.collect import collect_count
 from core.engine.runner_env import RunnerEnvError
 from evaluation.engine_setup import toolchain
-from evaluation.services import references_check
+from evaluation.pipeline import references_check
 from catalog.benchmark_fetch import BenchmarkFetchError, fetch_benchmark, is_git_url
 from catalog.benchmark_files import BenchmarkFormatError, read_benchmark
 from catalog.services import benchmark_import

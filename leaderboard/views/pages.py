@@ -8,12 +8,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 import markdown
 
-from .charts import failure_breakdown_figure, radar_figure
-from .forms import SignUpForm, SystemForm
+from leaderboard.charts import failure_breakdown_figure, radar_figure
+from leaderboard.forms import SignUpForm, SystemForm
 from catalog.models import Benchmark, Split, System
 from catalog.selectors import NotFound, default_benchmark_name, excluded_task_names, reported_results, split_get, split_tasks
-from .selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart, task_health
+from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart, task_health
 from catalog.services import system_create, team_for_user
+from submissions.agents.selectors import system_agent_panel
+from submissions.selectors import submissions_visible
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
 REPORTED_LANGUAGES = [("python", "Python"), ("java", "Java")]
@@ -105,9 +107,6 @@ def task_detail(request, name: str):
 def system_detail(request, pk: int):
     """A system and its public submissions (plus private ones for its team); for its team also the agent
     endpoint form and the "Run on split" button."""
-    from submissions.agents.selectors import system_agent_panel
-    from submissions.selectors import submissions_visible
-
     system = get_object_or_404(System.objects.select_related("team"), pk=pk)
     subs = list(submissions_visible(user=request.user).filter(system=system).prefetch_related("runs"))
     scored = [(f"#{s.pk} {s.created_at:%Y-%m-%d}", run.summary["overall"]["outcomes"])

@@ -8,10 +8,11 @@ from django.views.decorators.http import require_POST
 
 from catalog.models import System
 
-from ..services import SubmissionError
-from .forms import EndpointForm, RunForm
-from .selectors import splits_for_runs, user_owns_system
-from .services import endpoint_delete, endpoint_register, generation_start
+from submissions.services import SubmissionError
+from leaderboard.forms import EndpointForm, RunForm
+from submissions.agents.selectors import splits_for_runs, user_owns_system
+from evaluation.services import generation_start
+from submissions.agents.services import endpoint_delete, endpoint_register
 
 
 def _own_system(request, pk: int) -> System:

@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from catalog.models import Split, System
 from catalog.selectors import NotFound, excluded_task_names, reported_as_dict, reported_results, split_get
-from .selectors import leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
+from leaderboard.selectors import leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
 from catalog.services import system_create, team_for_user
 
 SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),

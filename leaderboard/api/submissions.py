@@ -14,10 +14,11 @@ from catalog.models import System
 from catalog.selectors import NotFound as SplitNotFound
 from catalog.selectors import split_get
 
-from .agents.selectors import generation_log, generation_progress
-from .models import Submission
-from .selectors import submission_archive, submission_get, submissions_visible, user_is_member
-from .services import QuotaExceeded, SubmissionError, submission_create, upload_size_check
+from submissions.agents.selectors import generation_log, generation_progress
+from submissions.models import Submission
+from submissions.selectors import submission_archive, submission_get, submissions_visible, user_is_member
+from evaluation.services import submission_create
+from submissions.services import QuotaExceeded, SubmissionError, upload_size_check
 
 
 class SubmissionCreateSerializer(serializers.Serializer):

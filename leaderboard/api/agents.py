@@ -9,9 +9,11 @@ from catalog.models import System
 from catalog.selectors import NotFound as SplitNotFound
 from catalog.selectors import split_get
 
-from ..services import QuotaExceeded, SubmissionError
-from .selectors import endpoint_data, endpoint_get
-from .services import endpoint_delete, endpoint_register, generation_start
+from submissions.services import QuotaExceeded, SubmissionError
+from submissions.agents.selectors import endpoint_data, endpoint_get
+from evaluation.services import generation_start
+from submissions.agents.services import endpoint_delete, endpoint_register
+from leaderboard.api.submissions import submission_data
 
 
 def _own_system(request, ref: str) -> System:
@@ -80,7 +82,6 @@ class SystemRunApi(APIView):
 
     @extend_schema(request=RunSerializer, responses={201: dict, 400: dict, 429: dict})
     def post(self, request, ref: str):
-        from ..api import submission_data
 
         system = _own_system(request, ref)
         ser = RunSerializer(data=request.data)

@@ -1,7 +1,8 @@
+"""Pages of submissions and of a system's agent endpoint (URL names `submissions:*`, kept from before the move)."""
 from django.urls import path
 
-from . import views
-from .agents import views as agent_views
+from leaderboard.views import submissions as views
+from leaderboard.views import agents as agent_views
 
 app_name = "submissions"
 urlpatterns = [

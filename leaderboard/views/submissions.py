@@ -11,12 +11,13 @@ from evaluation.selectors import run_latest, submission_report
 from leaderboard.charts import failure_breakdown_figure
 from catalog.selectors import NotFound, split_get
 
-from .agents.selectors import generation_log, generation_progress
-from .api import submission_data
-from .forms import SubmissionForm
-from .models import Submission
-from .selectors import submission_archive, submission_get, user_is_member
-from .services import SubmissionError, submission_create, upload_size_check
+from submissions.agents.selectors import generation_log, generation_progress
+from leaderboard.api.submissions import submission_data
+from leaderboard.forms import SubmissionForm
+from submissions.models import Submission
+from submissions.selectors import submission_archive, submission_get, user_is_member
+from evaluation.services import submission_create
+from submissions.services import SubmissionError, upload_size_check
 
 
 @login_required

@@ -1,0 +1,440 @@
+"""The evaluation pipeline of one run: open, claim, unpack, evaluate each task, store, release, finish.
+
+Celery tasks (evaluation.tasks), in-process runs (`run_execute_inline`) and offline folders (`folder_evaluate`)
+all go through `result_process` / `task_evaluate_with_retries`: the same claim, the same evaluation, the same
+retry of platform faults. Nothing here enqueues a job: the Celery tasks do the fan-out.
+
+Idempotence: a run or result is *claimed* with a guarded UPDATE on its status, so a message delivered twice
+finds nothing to claim (docs/scoring.md "Runs"). This module is the one writer of `Submission.status` once a
+submission's archive exists (`submission_status_set`); the pages derive what they show from it and the runs.
+"""
+from __future__ import annotations
+
+import enum
+import fcntl
+import logging
+import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F, Q
+from django.utils import timezone
+
+from catalog.models import Split, Task
+from catalog.services import task_reference_dir, task_set_reference_status
+from core.engine import EVALUATOR_VERSION
+from core.engine.archive import ArchiveError, extract_archive
+from core.engine.runner import evaluate_task
+from core.engine.spec import TaskEvaluation
+from core.report import entry_from_result, summarize
+from core.sandbox import SandboxError, isolation_at_least
+from submissions.models import Submission
+from submissions.services import archive_limits
+
+from .engine_setup import environment_stamp, sandbox_backend, task_spec, toolchain, work_root
+from .models import EvaluationRun, RunStatus, TaskResult
+
+
+
+log = logging.getLogger(__name__)
+
+
+MAX_ATTEMPTS = 3
+
+
+#: A running result refreshes its heartbeat this often (seconds); one silent for
+#: EVALUATION_STALE_SECONDS (default 60) lost its worker.
+HEARTBEAT_SECONDS = 5
+#: A result released after a platform fault is tried again after this many seconds (Celery countdown and in-process
+#: runs alike), at most MAX_ATTEMPTS times in all.
+RETRY_DELAY_SECONDS = 5
+
+
+class Step(enum.Enum):
+    """What `result_process` did with one result."""
+
+    DONE = "done"  # stored (as harness_error when its attempts were used up); the run finished if it was the last
+    RETRY = "retry"  # a platform fault: the result is pending again, try it again after RETRY_DELAY_SECONDS
+    TAKEN = "taken"  # nothing to claim: another delivery holds it, or it is done
+
+
+def stale_cutoff(stale_after: float | None = None) -> datetime:
+    """The moment before which a heartbeat is stale: now minus `stale_after` seconds (default
+    EVALUATION_STALE_SECONDS). The one cutoff of results, runs and generations alike."""
+    return timezone.now() - timedelta(seconds=settings.EVALUATION_STALE_SECONDS if stale_after is None else stale_after)
+
+
+def submission_status_set(*, submission_id: int, status: str, only_from: tuple[str, ...] = (), **fields) -> bool:
+    """Set a submission's status (and `fields`, e.g. error, finished_at): the one writer of `Submission.status`.
+    With `only_from` the change happens only from those statuses (a guarded UPDATE). True when a row changed."""
+    rows = Submission.objects.filter(pk=submission_id)
+    if only_from:
+        rows = rows.filter(status__in=only_from)
+    return bool(rows.update(status=status, **fields))
+
+
+def run_open(*, submission: Submission, split: Split | None = None) -> EvaluationRun:
+    """Create a queued run with one pending result per task of `split` (default: the submission's split) and put
+    the submission back in the queue. Sends nothing: `evaluation.services.run_create` enqueues it."""
+    split = split or submission.split
+    run = EvaluationRun.objects.create(submission=submission, benchmark=split.benchmark, split=split)
+    TaskResult.objects.bulk_create(
+        TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
+        for t in split.tasks.order_by("name")
+    )
+    submission_status_set(submission_id=submission.pk, status=Submission.Status.QUEUED, finished_at=None, error="")
+    return run
+
+
+def run_claim(*, run_id: int) -> EvaluationRun | None:
+    """Move a queued run to running (once); None when another delivery already claimed it."""
+    claimed = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+        status=RunStatus.RUNNING, phase="extract", started_at=timezone.now(), heartbeat=timezone.now(),
+        attempts=F("attempts") + 1,
+    )
+    if not claimed:
+        return None
+    run = EvaluationRun.objects.select_related("submission__split").get(pk=run_id)
+    submission_status_set(submission_id=run.submission_id, status=Submission.Status.RUNNING)
+    return run
+
+
+def run_extract(*, run: EvaluationRun) -> list[int]:
+    """Unpack the submission for the run and return the ids of its results to evaluate.
+
+    A bad archive fails the run and the submission with the reason (nothing is scored). The layout warnings were
+    stored when the archive was (submissions.services.submission_store).
+    """
+    submission = run.submission
+    dest = Path(settings.EVALUATION_WORK_ROOT).parent / "runs" / str(run.pk)
+    shutil.rmtree(dest, ignore_errors=True)
+    names = list(run.results.values_list("task__name", flat=True))
+    try:
+        extract_archive(Path(submission.archive.path), dest, limits=archive_limits(), task_names=names)
+    except ArchiveError as exc:
+        run_fail(run=run, error=str(exc))
+        return []
+    EvaluationRun.objects.filter(pk=run.pk).update(
+        extracted_dir=str(dest), phase="tasks", backend=sandbox_backend().name, isolation=sandbox_backend().isolation,
+        evaluator_version=EVALUATOR_VERSION, heartbeat=timezone.now(), environment=environment_stamp())
+    return list(run.results.filter(status=TaskResult.Status.PENDING).values_list("pk", flat=True))
+
+
+def run_fail(*, run: EvaluationRun, error: str) -> None:
+    """Mark the run and its submission failed: the evaluation itself could not run."""
+    now = timezone.now()
+    EvaluationRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, error=error, finished_at=now)
+    submission_status_set(submission_id=run.submission_id, status=Submission.Status.FAILED, error=error,
+                          finished_at=now)
+
+
+def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
+    """Claim a pending result (or one whose worker died: running with a stale heartbeat). None if taken."""
+    stale = stale_cutoff(stale_after)
+    claimed = TaskResult.objects.filter(pk=result_id).filter(
+        Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
+    ).filter(run__status=RunStatus.RUNNING).update(
+        status=TaskResult.Status.RUNNING, heartbeat=timezone.now(), phase="materialize", attempts=F("attempts") + 1)
+    if not claimed:
+        return None
+    return TaskResult.objects.select_related("task__benchmark", "run").get(pk=result_id)
+
+
+def _phase_recorder(result_id: int, run_id: int):
+    def record(phase: str) -> None:
+        now = timezone.now()
+        TaskResult.objects.filter(pk=result_id).update(phase=phase, heartbeat=now)
+        EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
+    return record
+
+
+@contextmanager
+def _port_lock(port: int):
+    """Serialise tasks that would listen on the same host port (only at `process` isolation)."""
+    if not sandbox_backend().shares_host_ports():
+        yield
+        return
+    locks = Path(settings.EVALUATION_WORK_ROOT).parent / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with open(locks / f"port-{port}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def isolation_check() -> None:
+    """Refuse to score below EVALUATION_MIN_ISOLATION. Raises SandboxError (→ harness_error, never scored)."""
+    level, minimum = sandbox_backend().isolation, settings.EVALUATION_MIN_ISOLATION
+    if not isolation_at_least(level, minimum):
+        raise SandboxError(f"this worker reaches isolation {level!r}, below the required {minimum!r}: "
+                           "install bubblewrap and iproute2 and run the worker as root")
+
+
+def task_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
+    """Evaluate one task's repository folder (None or absent → `missing`) with the configured sandbox.
+
+    `harvest_maven` keeps a Java build's downloads in the platform's Maven repository: for the benchmark's own
+    reference solutions only (engine.maven_repo). Raises SandboxError on platform faults and when the isolation is
+    below EVALUATION_MIN_ISOLATION.
+    """
+    isolation_check()
+    with _port_lock(task.port):
+        return evaluate_task(spec=task_spec(task), repo_src=repo if repo and repo.is_dir() else None,
+                             backend=sandbox_backend(), work_root=work_root(), toolchain=toolchain(),
+                             on_phase=on_phase, harvest_maven=harvest_maven)
+
+
+def task_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: bool = False) -> TaskEvaluation:
+    """`task_evaluate` with the retry rule of a run's results: a platform fault (SandboxError) is tried again after
+    RETRY_DELAY_SECONDS, MAX_ATTEMPTS times in all; then the task is `harness_error` (never scored). Never raises
+    SandboxError."""
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:
+            return task_evaluate(task=task, repo=repo, harvest_maven=harvest_maven)
+        except SandboxError as exc:
+            log.warning("platform fault on %s (attempt %s of %s): %s", task.name, attempt, MAX_ATTEMPTS, exc)
+            if attempt == MAX_ATTEMPTS:
+                return TaskEvaluation(task=task.name, outcome="harness_error", dsr=0, tests_passed=0,
+                                      tests_total=task.tests_total, detail=str(exc)[:500])
+            time.sleep(RETRY_DELAY_SECONDS)
+    raise AssertionError("unreachable")
+
+
+def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = None,
+                    on_done=None, harvest_maven: bool = False) -> list[tuple[Task, TaskEvaluation]]:
+    """Evaluate `root/<task.name>` for every task, `concurrency` at a time (default EVALUATION_TASK_CONCURRENCY).
+
+    `on_done(task, evaluation)` is called as each finishes. Results come back in the order of `tasks`.
+    Platform faults are retried as in a run (`task_evaluate_with_retries`). Used offline (manage.py evaluate)
+    and for reference checks.
+    """
+    def one(task: Task) -> TaskEvaluation:
+        evaluation = task_evaluate_with_retries(task=task, repo=root / task.name, harvest_maven=harvest_maven)
+        if on_done:
+            on_done(task, evaluation)
+        return evaluation
+
+    with ThreadPoolExecutor(max_workers=concurrency or settings.EVALUATION_TASK_CONCURRENCY) as pool:
+        return list(zip(tasks, pool.map(one, tasks)))
+
+
+def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[Task]:
+    """Evaluate every task's reference solution `runs` times against its own suite and record its status:
+    `passed` (every run passed), `flaky` (some did), `failed` (none did) or `none` (no reference).
+
+    Returns the flagged tasks (failed or flaky), shown on the task page, in reports and in the admin.
+    """
+    with_reference = [t for t in tasks if task_reference_dir(t)]
+    for t in tasks:
+        if t not in with_reference:
+            task_set_reference_status(task=t, status="none", detail="no reference solution shipped")
+    if not with_reference:
+        return []
+    root = task_reference_dir(with_reference[0]).parent  # every reference of a version sits side by side
+    outcomes: dict[int, list[TaskEvaluation]] = {t.pk: [] for t in with_reference}
+    for _ in range(runs):
+        for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done,
+                                                harvest_maven=True):  # the references are trusted code
+            outcomes[task.pk].append(evaluation)
+    flagged = []
+    for task in with_reference:
+        passes = sum(e.outcome == "passed" for e in outcomes[task.pk])
+        status = "passed" if passes == runs else "flaky" if passes else "failed"
+        worst = min(outcomes[task.pk], key=lambda e: e.tests_passed)
+        checks = [{"outcome": e.outcome, "passed": e.tests_passed, "total": e.tests_total,
+                   "seconds": round(sum(v for v in e.durations.values() if v), 1)} for e in outcomes[task.pk]]
+        task_set_reference_status(task=task, status=status, runs=checks,
+                                  detail=f"{passes} of {runs} runs passed; worst: {worst.outcome}, {worst.detail}")
+        if status != "passed":
+            flagged.append(task)
+    return flagged
+
+
+@contextmanager
+def _heartbeat(result_id: int, run_id: int):
+    """Refresh the result's and run's heartbeat every HEARTBEAT_SECONDS while the body runs."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(HEARTBEAT_SECONDS):
+                now = timezone.now()
+                TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(heartbeat=now)
+                EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
+    """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault).
+
+    A `missing` task takes its detail from the submission's `missing_reasons` when it has one there.
+    """
+    run = result.run
+    with _heartbeat(result.pk, run.pk):
+        evaluation = task_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
+                                   on_phase=_phase_recorder(result.pk, run.pk))
+    if evaluation.outcome == "missing":  # e.g. the agent endpoint failed this task: say why
+        reason = (Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True)
+                  .first() or {}).get(result.task.name)
+        if reason:
+            evaluation = replace(evaluation, detail=str(reason)[:500])
+    result_store(result=result, evaluation=evaluation)
+    return evaluation
+
+
+def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> None:
+    """Persist an engine TaskEvaluation on the result row and mark it done."""
+    result.outcome = evaluation.outcome
+    result.dsr = evaluation.dsr
+    result.ac = evaluation.ac
+    result.ac_declared = evaluation.ac_declared
+    result.ac_implemented = evaluation.ac_implemented
+    result.endpoints = [{"method": e.method, "path": e.path, "implemented": e.implemented, "evidence": e.evidence}
+                        for e in evaluation.endpoints]
+    result.tests_passed = evaluation.tests_passed
+    result.tests_total = evaluation.tests_total
+    result.pass_at_1 = evaluation.pass_at_1
+    result.solved = evaluation.solved
+    result.durations = evaluation.durations
+    result.logs = evaluation.logs
+    result.cases = [{"name": c.name, "status": c.status} for c in evaluation.cases]
+    result.detail = evaluation.detail[:500]
+    result.status = TaskResult.Status.DONE
+    result.phase = "done"
+    result.finished_at = timezone.now()
+    result.save()
+
+
+def result_release_after_fault(*, result_id: int, error: str) -> bool:
+    """A platform fault (harness_error) hit a result: put it back to pending for a retry.
+
+    Returns False when the attempts are used up; then the result is stored as `harness_error`
+    (never scored: the run is failed rather than finished).
+    """
+    result = TaskResult.objects.get(pk=result_id)
+    if result.attempts < MAX_ATTEMPTS:
+        TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.PENDING, phase="retry")
+        return True
+    TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.DONE, outcome="harness_error",
+                                                   detail=error[:500], finished_at=timezone.now())
+    return False
+
+
+def run_finalize_if_done(*, run_id: int) -> bool:
+    """When every result of the run is done, store the summary and finish the run (exactly once).
+
+    A run with a `harness_error` result is failed, not scored (SCORING.md "Failure taxonomy").
+    """
+    if TaskResult.objects.filter(run_id=run_id).exclude(status=TaskResult.Status.DONE).exists():
+        return False
+    run = EvaluationRun.objects.select_related("submission").get(pk=run_id)
+    results = list(run.results.select_related("task"))
+    if any(r.outcome == "harness_error" for r in results):
+        if run.status == RunStatus.RUNNING:
+            run_fail(run=run, error="the platform could not evaluate every task (harness_error); please resubmit")
+        return True
+    now = timezone.now()
+    finished = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+        status=RunStatus.FINISHED, phase="finished", finished_at=now, summary=_summary(results))
+    if finished:
+        submission_status_set(submission_id=run.submission_id, status=Submission.Status.FINISHED, finished_at=now)
+        if run.extracted_dir:
+            shutil.rmtree(run.extracted_dir, ignore_errors=True)
+    return bool(finished)
+
+
+def _summary(results: list[TaskResult]) -> dict:
+    """The run summary from its stored results (the same code path as the report)."""
+    return summarize([entry_from_result(r) for r in results])
+
+
+def result_process(*, result_id: int) -> Step:
+    """Claim one result, evaluate it and store it, then finish the run if it was the last one: the step every way
+    of running a submission shares (Celery's `result_run`, `run_execute_inline`).
+
+    On a platform fault the result is released for a retry (Step.RETRY) until MAX_ATTEMPTS are used; then it is
+    stored as `harness_error` and the run fails rather than finish (docs/scoring.md "Failure taxonomy").
+    """
+    result = result_claim(result_id=result_id)
+    if result is None:
+        log.info("result %s already claimed or done: nothing to do", result_id)
+        return Step.TAKEN
+    try:
+        result_evaluate(result=result)
+    except SandboxError as exc:
+        log.exception("platform fault on result %s", result_id)
+        if result_release_after_fault(result_id=result_id, error=str(exc)):
+            return Step.RETRY
+    run_finalize_if_done(run_id=result.run_id)
+    return Step.DONE
+
+
+def run_prepare(*, run_id: int) -> list[int] | None:
+    """Claim a queued run and unpack its archive: the ids of the results to evaluate, or None when another
+    delivery claimed the run. A run without results to evaluate (a refused archive) is finished here."""
+    run = run_claim(run_id=run_id)
+    if run is None:
+        log.info("run %s already claimed: nothing to do", run_id)
+        return None
+    try:
+        result_ids = run_extract(run=run)
+    except Exception as exc:  # a platform fault while unpacking: fail visibly rather than hang in "extract"
+        log.exception("run %s could not be prepared", run_id)
+        run_fail(run=run, error=f"the platform could not unpack this submission ({type(exc).__name__}); "
+                                "it does not count against your quota, please resubmit")
+        return []
+    if not result_ids:
+        run_finalize_if_done(run_id=run_id)
+    return result_ids
+
+
+def run_execute_inline(*, run_id: int, concurrency: int | None = None) -> EvaluationRun:
+    """Evaluate a queued run in this process (seeding, re-scoring by hand): the worker's steps without Celery,
+    with the same claims and the same retry of platform faults (`result_process`), so a worker that receives the
+    same run later finds nothing to do.
+    """
+    def one(result_id: int) -> None:
+        try:
+            while result_process(result_id=result_id) is Step.RETRY:
+                time.sleep(RETRY_DELAY_SECONDS)
+        finally:
+            connection.close()  # this pool thread's own connection (PostgreSQL would keep the session)
+
+    result_ids = run_prepare(run_id=run_id)
+    if result_ids:
+        with ThreadPoolExecutor(max_workers=concurrency or settings.EVALUATION_TASK_CONCURRENCY) as pool:
+            list(pool.map(one, result_ids))
+    return EvaluationRun.objects.get(pk=run_id)
+
+
+def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int]]:
+    """What a dead worker left behind, as (queued run ids, result ids to send again); see tasks.runs_recover.
+
+    - queued runs created before the stale cutoff;
+    - results running with a stale heartbeat: put back to pending;
+    - pending results of running runs whose heartbeat is stale.
+    A harness fault is never scored: the retried attempt's result replaces it.
+    """
+    stale = stale_cutoff(stale_after)
+    runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
+    dead = list(TaskResult.objects.filter(status=TaskResult.Status.RUNNING, heartbeat__lt=stale,
+                                          run__status=RunStatus.RUNNING).values_list("pk", flat=True))
+    TaskResult.objects.filter(pk__in=dead).update(status=TaskResult.Status.PENDING, phase="retry")
+    orphans = list(TaskResult.objects.filter(status=TaskResult.Status.PENDING, run__status=RunStatus.RUNNING)
+                   .filter(Q(run__heartbeat__lt=stale) | Q(pk__in=dead)).values_list("pk", flat=True))
+    return runs, orphans
