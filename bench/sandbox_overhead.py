@@ -70,7 +70,7 @@ def main() -> None:
 def _demo_task() -> None:
     from django.core.management import call_command
 
-    from evaluation.pipeline import task_evaluate
+    from evaluation.pipeline import repo_evaluate
     from catalog.models import Task
     from catalog.services import task_reference_dir
 
@@ -79,7 +79,7 @@ def _demo_task() -> None:
         call_command("migrate", verbosity=0)
         call_command("import_benchmark", "benchmarks/demo", "--skip-reference-check", verbosity=0)
         task = Task.objects.get(name="TodoList", benchmark__is_current=True)
-    evaluation = task_evaluate(task=task, repo=task_reference_dir(task))
+    evaluation = repo_evaluate(task=task, repo=task_reference_dir(task))
     print(f"TodoList reference: {evaluation.outcome}, phases (s): {evaluation.durations}")
 
 

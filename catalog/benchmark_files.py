@@ -1,4 +1,4 @@
-"""Reading a benchmark folder in the RepoGenesis layout (BENCHMARK-FORMAT.md). No database access.
+"""Reading a benchmark folder in the RepoGenesis layout (docs/benchmark-format.md). No database access.
 
 `read_benchmark(dir)` returns a `BenchmarkSource`: the tasks with everything inferred from their
 files (language, port and the README line it came from, labels, declared endpoints, static test count, suite kind,
@@ -16,7 +16,7 @@ from core.engine.runner_env import RUNNER_RULES, fix_pytest_args, suite_imports
 from core.grading.endpoints import extract_endpoints
 from core.grading.testcount import count_java_tests, count_python_tests
 
-#: How READMEs state the listening port, strongest first (BENCHMARK-FORMAT.md "One task = one folder"): a
+#: How READMEs state the listening port, strongest first (docs/benchmark-format.md "One task = one folder"): a
 #: labelled line ("- Port: 8083", "- **Listening Port**: 8000"), a sentence ("listens on port `8080`", "listens on a
 #: configurable port (default: 8080)"), then an example URL ("http://localhost:8080").
 PORT_RULES = (
@@ -38,7 +38,7 @@ PRIVATE_PARTS = {"reference", "__pycache__", ".pytest_cache", "target", ".git"}
 
 
 class BenchmarkFormatError(ValueError):
-    """The folder does not follow BENCHMARK-FORMAT.md; the message names the task and the problem."""
+    """The folder does not follow docs/benchmark-format.md; the message names the task and the problem."""
 
 
 class SuiteKind:
@@ -266,7 +266,7 @@ def _read_task(folder: Path, meta: dict, *, reference_dir: Path | None = None) -
 
 def version_hash(tasks: list[TaskSource]) -> str:
     """sha256 over the runner rules (RUNNER_RULES) and every task's README, hidden test files, metadata and
-    documented fixes, tasks and files in sorted order (docs/scoring.md "Terms": benchmark version)."""
+    documented fixes, tasks and files in sorted order (docs/benchmark-format.md "Benchmark version")."""
     digest = hashlib.sha256(f"rules\0{RUNNER_RULES}\0".encode())
     for task in sorted(tasks, key=lambda t: t.name):
         meta = {"language": task.language, "port": task.port, "framework": task.framework, "domain": task.domain}
@@ -280,7 +280,7 @@ def version_hash(tasks: list[TaskSource]) -> str:
 
 
 def read_manifest(path: Path) -> dict:
-    """A benchmark manifest (BENCHMARK-FORMAT.md "Benchmark manifest"), as a dict. A relative "references" folder
+    """A benchmark manifest (docs/benchmark-format.md "Manifest"), as a dict. A relative "references" folder
     is resolved against the manifest's folder. Raises BenchmarkFormatError for unreadable or invalid JSON."""
     try:
         manifest = json.loads(path.read_text())

@@ -1,6 +1,6 @@
 """Benchmarks, their tasks and splits, and the systems that teams enter.
 
-A `Benchmark` row is one *version* of a named benchmark (SCORING.md "Terms": the version is a sha256
+A `Benchmark` row is one *version* of a named benchmark (docs/benchmark-format.md "Benchmark version": a sha256
 over every task's README, hidden tests and metadata). Re-importing a changed folder creates a new row
 and marks it current; results keep the version they were scored on.
 """
@@ -13,6 +13,17 @@ from core.engine.runner_env import fix_pytest_args
 class Language(models.TextChoices):
     PYTHON = "python", "Python"
     JAVA = "java", "Java"
+
+
+class ReferenceStatus(models.TextChoices):
+    """What the checks of a task's reference solution found (docs/scoring.md "Task defects"): every run passed its
+    own suite, some did (`flaky`), none did (`failed`), no reference is shipped (`none`), or not checked yet."""
+
+    UNCHECKED = "unchecked", "Not checked yet"
+    PASSED = "passed", "Passes its suite"
+    FLAKY = "flaky", "Flaky"
+    FAILED = "failed", "Fails its suite"
+    NONE = "none", "No reference shipped"
 
 
 class Benchmark(models.Model):
@@ -36,7 +47,7 @@ class Benchmark(models.Model):
 
 
 class Task(models.Model):
-    """One requirement document with its hidden tests (BENCHMARK-FORMAT.md "One task = one folder")."""
+    """One requirement document with its hidden tests (docs/benchmark-format.md "One task = one folder")."""
 
     benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="tasks")
     name = models.CharField(max_length=200)
@@ -50,7 +61,8 @@ class Task(models.Model):
     tests_total = models.PositiveIntegerField(default=0)
     handout_files = models.JSONField(default=dict, help_text="files given to agents with the README, {path: text}")
     has_reference = models.BooleanField(default=False)
-    reference_status = models.CharField(max_length=32, default="unchecked")
+    reference_status = models.CharField(max_length=32, choices=ReferenceStatus.choices,
+                                        default=ReferenceStatus.UNCHECKED)
     reference_detail = models.CharField(max_length=500, blank=True)
     reference_runs = models.JSONField(default=list, blank=True,
                                       help_text='reference checks: [{"passed", "total", "outcome", "seconds"}]')
@@ -69,7 +81,8 @@ class Task(models.Model):
 
     @property
     def is_excluded(self) -> bool:
-        """True when the task has no hidden test (N = 0) and is left out of its split's means (docs/scoring.md)."""
+        """True when the task has no hidden test (N = 0) and is left out of its split's means (docs/scoring.md
+        "Metrics per task")."""
         return self.tests_total == 0
 
     @property
@@ -80,7 +93,7 @@ class Task(models.Model):
     @property
     def is_flagged(self) -> bool:
         """True when the task cannot be trusted: no hidden test, or its reference fails its own suite."""
-        return self.tests_total == 0 or self.reference_status in ("failed", "flaky")
+        return self.tests_total == 0 or self.reference_status in (ReferenceStatus.FAILED, ReferenceStatus.FLAKY)
 
 
 class Split(models.Model):

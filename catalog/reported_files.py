@@ -5,8 +5,8 @@ as `Decimal` percentages, exactly as written, and the findings of the consistenc
 
 - `denominator`: a DSR must be k / tasks and an AC k / endpoints of the language for some whole k (the
   manifest's `denominators`), once rounded *or* truncated to two decimals;
-- `definition`: under SCORING.md a task's Pass@1 is 0 unless it deployed, so a language's Pass@1 can never exceed
-  its DSR; a row where it does counts deployment differently from us.
+- `definition`: under docs/scoring.md "Metrics per task" a task's Pass@1 is 0 unless it deployed, so a language's
+  Pass@1 can never exceed its DSR; a row where it does counts deployment differently from us.
 Either finding keeps a row out of the ranked tables (it cannot be verified); only `denominator` findings make it
 "inconsistent" (the word the authors' file uses).
 
@@ -53,7 +53,8 @@ class ReportedFormatError(ValueError):
 @dataclass(frozen=True)
 class Finding:
     """One problem with a published row. `kind` is `denominator` (the value cannot come from the stated counts:
-    the row is inconsistent) or `definition` (possible only under a definition other than SCORING.md's)."""
+    the row is inconsistent) or `definition` (possible only under a definition other than docs/scoring.md
+    "Metrics per task")."""
 
     field: str
     kind: str
@@ -126,8 +127,9 @@ def row_findings(values: dict[str, Decimal], denominators: dict[str, dict[str, i
         passed, deployed = values[f"{language}_pass_at_1"], values[f"{language}_dsr"]
         if passed > deployed + slack:
             findings.append(Finding(f"{language}_dsr", "definition",
-                                    f"{label} Pass@1 {passed}% is above its DSR {deployed}%: under SCORING.md a task "
-                                    "that never deployed scores 0, so the authors' DSR counts deployment differently"))
+                                    f"{label} Pass@1 {passed}% is above its DSR {deployed}%: under our scoring "
+                                    "(docs/scoring.md) a task that never deployed scores 0, so the authors' DSR "
+                                    "counts deployment differently"))
     return findings
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from .models import Benchmark, ReportedResult, Split, Task
+from .models import Benchmark, ReportedResult, Split, System, Task, Team
 from .reported_files import METRICS
 
 
@@ -60,9 +61,9 @@ def reported_results(*, benchmark: str | None = None, split: str | None = None,
 
 
 def reported_metrics(result: ReportedResult, language: str) -> dict[str, Any]:
-    """The row's published values for one language (`python` or `java`) as fractions in the shape of SCORING.md's
-    M (no interval, no Solved: the authors publish neither), plus `published` {metric: percent string as
-    published}; a value the source does not report is None."""
+    """The row's published values for one language (`python` or `java`) as fractions in the shape of the M of
+    docs/scoring.md "Report schema" (no interval, no Solved: the authors publish neither), plus `published`
+    {metric: percent string as published}; a value the source does not report is None."""
     values = {m: result.value(language, m) for m in METRICS}
     return {**{m: None if v is None else float(v / 100) for m, v in values.items()},
             **{f"{m}_ci": None for m in METRICS}, "solved": None, "solved_ci": None,
@@ -102,3 +103,16 @@ def reported_as_dict(result: ReportedResult) -> dict[str, Any]:
         "verified": result.is_verified,
         "verified_at": result.verified_at.isoformat() if result.verified_at else None,
     }
+
+
+def user_in_team(*, user: User | AnonymousUser, team: Team) -> bool:
+    """True when `user` is signed in and a member of `team`: the one membership check behind every "your team's"
+    permission (its systems, submissions, archives, agent endpoint)."""
+    return bool(user.is_authenticated and team.members.filter(pk=user.pk).exists())
+
+
+def systems_of_user(*, user: User | AnonymousUser) -> QuerySet[System]:
+    """The systems of the user's teams (none for an anonymous user), by name."""
+    if not user.is_authenticated:
+        return System.objects.none()
+    return System.objects.filter(team__members=user).distinct()

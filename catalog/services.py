@@ -194,7 +194,8 @@ def reported_results_import(*, source: ReportedSource) -> ReportedImportOutcome:
 def reported_result_verify(*, result: ReportedResult, user: User) -> ReportedResult:
     """Let a reported row join the ranked tables, recording who verified it and when (a row already verified is
     left as it is). Raises ValidationError when the check found anything: a value that cannot come from the
-    stated task and endpoint counts, or a Pass@1 above its DSR (a definition other than SCORING.md's)."""
+    stated task and endpoint counts, or a Pass@1 above its DSR (a definition other than docs/scoring.md
+    "Metrics per task")."""
     if result.findings:
         problems = "; ".join(f["message"] for f in result.findings)
         raise ValidationError(f"{result.label} cannot be verified: {problems}")

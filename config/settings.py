@@ -202,6 +202,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "leaderboard.api.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "RepoGenesis Leaderboard API",

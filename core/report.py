@@ -1,11 +1,13 @@
-"""The per-submission report of SCORING.md "Report schema" (JSON) and its CSV form. Django-free."""
+"""The per-submission report of docs/scoring.md "Report schema" (JSON) and its CSV form. Django-free."""
 from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from typing import Any
 
-from core.grading.metrics import TaskScore, aggregate_by_language
+from core.engine.spec import TaskEvaluation
+from core.grading.metrics import TaskScore, aggregate_by_language, pass_at_1, solved
 
 SCHEMA = "scoring/v1"
 CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain", "outcome", "dsr", "ac", "ac_declared", "ac_implemented",
@@ -13,12 +15,31 @@ CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain",
               "test_seconds", "reference_status", "detail")
 
 
+def evaluation_fields(evaluation: TaskEvaluation) -> dict[str, Any]:
+    """The fields of one task's evaluation as they are stored and reported: outcome, dsr, ac, ac_declared,
+    ac_implemented, endpoints [{"method", "path", "implemented", "evidence"}], tests_passed, tests_total (N),
+    pass_at_1, solved, durations (seconds per phase), logs, cases [{"name", "status"}], detail (at most 500
+    characters). The one mapping from the engine's result: the stored TaskResult row takes exactly these fields
+    (evaluation.pipeline.result_store) and the offline report builds its entries from them."""
+    return {
+        "outcome": evaluation.outcome, "dsr": evaluation.dsr, "ac": evaluation.ac,
+        "ac_declared": evaluation.ac_declared, "ac_implemented": evaluation.ac_implemented,
+        "endpoints": [{"method": e.method, "path": e.path, "implemented": e.implemented, "evidence": e.evidence}
+                      for e in evaluation.endpoints],
+        "tests_passed": evaluation.tests_passed, "tests_total": evaluation.tests_total,
+        "pass_at_1": evaluation.pass_at_1, "solved": evaluation.solved, "durations": evaluation.durations,
+        "logs": evaluation.logs, "cases": [{"name": c.name, "status": c.status} for c in evaluation.cases],
+        "detail": evaluation.detail[:500],
+    }
+
+
 def task_entry(*, task: str, language: str, framework: str, domain: str, outcome: str, dsr: int, ac: float | None,
                endpoints: list[dict], tests_passed: int, tests_total: int, durations: dict,
                detail: str = "", reference_status: str = "unchecked", excluded: bool = False,
-               defects: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
-    """One element of the report's `tasks` list (Pass@1 and Solved derived from P and N).
+               defects: list[str] | tuple[str, ...] = (), **_other_fields: Any) -> dict[str, Any]:
+    """One element of the report's `tasks` list (Pass@1 and Solved from P and N by metrics.pass_at_1 / solved).
 
+    Takes the fields of `evaluation_fields` (a stored row has the same; others such as logs are not reported).
     `reference_status` (passed/flaky/failed/none/unchecked) flags tasks whose reference solution does
     not pass its own suite reliably: their scores deserve less trust. `excluded`: the task has no hidden test
     (N = 0 at import) and is left out of every mean (docs/scoring.md "Metrics per task"); `defects` are the task's
@@ -29,15 +50,47 @@ def task_entry(*, task: str, language: str, framework: str, domain: str, outcome
         "dsr": dsr, "ac": ac, "ac_declared": len(endpoints), "ac_implemented": sum(1 for e in endpoints if e["implemented"]),
         "endpoints": [{"method": e["method"], "path": e["path"], "evidence": e["evidence"]} for e in endpoints],
         "tests_passed": tests_passed, "tests_total": tests_total,
-        "pass_at_1": tests_passed / tests_total if tests_total else 0.0,
-        "solved": int(tests_total > 0 and tests_passed == tests_total),
+        "pass_at_1": pass_at_1(passed=tests_passed, total=tests_total),
+        "solved": solved(passed=tests_passed, total=tests_total),
         "durations": {k: durations.get(k) for k in ("install", "start", "test")}, "detail": detail,
         "reference_status": reference_status, "excluded": excluded, "defects": list(defects),
     }
 
 
+def task_labels(task) -> dict[str, Any]:
+    """What a report entry says of the task itself, from any object with a Task's fields: name, language,
+    framework, domain, reference_status, is_excluded, defects [{"text", ...}]."""
+    return {"task": task.name, "language": task.language, "framework": task.framework, "domain": task.domain,
+            "reference_status": task.reference_status, "excluded": task.is_excluded,
+            "defects": [d["text"] for d in task.defects]}
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The aggregates of a finished run, as stored on it and reported (docs/scoring.md "Report schema"):
+    `overall` and `by_language` {language: M} hold M dicts (metrics.Aggregate.as_dict: fractions in [0, 1] with
+    their 95% intervals, `tasks`, `outcomes`); `excluded` names the tasks left out of every mean (N = 0).
+    The one reader of the stored JSON: use `from_json`, then `metrics(view)`."""
+
+    overall: dict[str, Any]
+    by_language: dict[str, dict[str, Any]]
+    excluded: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> RunSummary | None:
+        """The summary of stored JSON (`summarize`'s shape), or None for a run without one (not finished)."""
+        if not data:
+            return None
+        return cls(overall=data["overall"], by_language=dict(data.get("by_language") or {}),
+                   excluded=tuple(data.get("excluded") or ()))
+
+    def metrics(self, view: str) -> dict[str, Any] | None:
+        """M of one view: `overall`, or a language (`python`, `java`); None when the run has no task of it."""
+        return self.overall if view == "overall" else self.by_language.get(view)
+
+
 def summarize(tasks: list[dict]) -> dict[str, Any]:
-    """{"overall": M, "by_language": {lang: M}, "excluded": [task names]} over report task entries (SCORING.md
+    """{"overall": M, "by_language": {lang: M}, "excluded": [task names]} over report task entries (docs/scoring.md
     "Aggregates"); entries marked `excluded` (N = 0) are left out of every mean and listed instead.
     Raises ValueError when no entry can be scored."""
     scores = [TaskScore(task=t["task"], language=t["language"], outcome=t["outcome"], dsr=t["dsr"], ac=t["ac"],
@@ -71,10 +124,15 @@ def report_csv(report: dict) -> str:
 
 
 def entry_from_result(result) -> dict[str, Any]:
-    """task_entry() of a stored TaskResult (any object with its fields and a `.task` with the task's labels)."""
-    t = result.task
-    return task_entry(task=t.name, language=t.language, framework=t.framework, domain=t.domain,
-                      outcome=result.outcome, dsr=result.dsr, ac=result.ac, endpoints=result.endpoints,
-                      tests_passed=result.tests_passed, tests_total=result.tests_total, durations=result.durations,
-                      detail=result.detail, reference_status=t.reference_status, excluded=t.is_excluded,
-                      defects=[d["text"] for d in t.defects])
+    """task_entry() of a stored TaskResult (any object with the fields of `evaluation_fields` and a `.task`)."""
+    return task_entry(**task_labels(result.task), **{name: getattr(result, name) for name in STORED_FIELDS})
+
+
+def entry_from_evaluation(task, evaluation: TaskEvaluation) -> dict[str, Any]:
+    """task_entry() of an engine result that was not stored (offline: manage.py evaluate)."""
+    return task_entry(**task_labels(task), **evaluation_fields(evaluation))
+
+
+#: The fields of `evaluation_fields`, which a stored TaskResult row has under the same names.
+STORED_FIELDS = ("outcome", "dsr", "ac", "ac_declared", "ac_implemented", "endpoints", "tests_passed", "tests_total",
+                 "pass_at_1", "solved", "durations", "logs", "cases", "detail")

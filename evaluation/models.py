@@ -1,18 +1,45 @@
 """Evaluation runs and their per-task results. Run state lives here, not in a Celery result backend."""
 from django.db import models
 
+from core.engine import EVALUATOR_VERSION
+from core.engine.spec import Phase
+from core.grading.taxonomy import LABELS, Outcome
+from core.report import RunSummary
+
 
 class RunStatus(models.TextChoices):
+    """Where a run is: queued → running → finished (scored) or failed (the evaluation could not run)."""
+
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"
     FINISHED = "finished", "Finished"
     FAILED = "failed", "Failed"
 
 
+class RunPhase(models.TextChoices):
+    """What a running run is doing: unpacking its archive (`extract`), then evaluating its tasks (`tasks`)."""
+
+    QUEUED = "queued", "Queued"
+    EXTRACT = "extract", "Unpacking the archive"
+    TASKS = "tasks", "Evaluating tasks"
+    FINISHED = "finished", "Finished"
+
+
+#: A result's phase: one of the engine's phases of a task (core.engine.spec.Phase) while it runs, `retry` after a
+#: platform fault released it, `done` once stored; blank while pending.
+ResultPhase = models.TextChoices("ResultPhase", [("NONE", ("", "Pending"))]
+                                 + [(p.name, (p.value, p.value.title())) for p in Phase]
+                                 + [("RETRY", ("retry", "Waiting for a retry")), ("DONE", ("done", "Done"))])
+
+#: The task outcomes of docs/scoring.md "Failure taxonomy" (core.grading.taxonomy.Outcome), blank until stored.
+OutcomeChoice = models.TextChoices("OutcomeChoice", [("NONE", ("", "Not evaluated yet"))]
+                                   + [(o.name, (o.value, LABELS[o])) for o in Outcome])
+
+
 class EvaluationRun(models.Model):
     """One evaluation of one submission against the benchmark version of its split.
 
-    `summary` holds the aggregates of SCORING.md "Report schema" ({"overall": M, "by_language": {...}})
+    `summary` holds the aggregates of docs/scoring.md "Report schema" ({"overall": M, "by_language": {...}})
     once every task result is final.
     """
 
@@ -21,7 +48,7 @@ class EvaluationRun(models.Model):
     split = models.ForeignKey("catalog.Split", on_delete=models.PROTECT, related_name="runs", null=True,
                               help_text="the split (of one benchmark version) this run scored")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
-    phase = models.CharField(max_length=32, default="queued")
+    phase = models.CharField(max_length=32, choices=RunPhase.choices, default=RunPhase.QUEUED)
     attempts = models.PositiveIntegerField(default=0)
     heartbeat = models.DateTimeField(null=True, blank=True)
     extracted_dir = models.CharField(max_length=500, blank=True)
@@ -42,16 +69,19 @@ class EvaluationRun(models.Model):
         return f"run {self.pk} of submission {self.submission_id}"
 
     @property
+    def scores(self) -> RunSummary | None:
+        """The typed `summary` (core.report.RunSummary), None until the run finished."""
+        return RunSummary.from_json(self.summary)
+
+    @property
     def is_outdated(self) -> bool:
         """True when scored on an older benchmark version or by an older evaluator."""
-        from core.engine import EVALUATOR_VERSION
-
         return not self.benchmark.is_current or (bool(self.evaluator_version)
                                                  and self.evaluator_version != EVALUATOR_VERSION)
 
 
 class TaskResult(models.Model):
-    """The outcome of evaluating one task of one submission (SCORING.md "Metrics per task")."""
+    """The outcome of evaluating one task of one submission (docs/scoring.md "Metrics per task")."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -61,10 +91,10 @@ class TaskResult(models.Model):
     run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="results")
     task = models.ForeignKey("catalog.Task", on_delete=models.PROTECT, related_name="results")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    phase = models.CharField(max_length=32, blank=True)
+    phase = models.CharField(max_length=32, blank=True, choices=ResultPhase.choices)
     attempts = models.PositiveIntegerField(default=0)
     heartbeat = models.DateTimeField(null=True, blank=True)
-    outcome = models.CharField(max_length=32, blank=True)
+    outcome = models.CharField(max_length=32, blank=True, choices=OutcomeChoice.choices)
     dsr = models.PositiveSmallIntegerField(default=0)
     ac = models.FloatField(null=True, blank=True)
     ac_declared = models.PositiveIntegerField(default=0)

@@ -1,11 +1,11 @@
 """The evaluation pipeline of one run: open, claim, unpack, evaluate each task, store, release, finish.
 
 Celery tasks (evaluation.tasks), in-process runs (`run_execute_inline`) and offline folders (`folder_evaluate`)
-all go through `result_process` / `task_evaluate_with_retries`: the same claim, the same evaluation, the same
+all go through `result_process` / `repo_evaluate_with_retries`: the same claim, the same evaluation, the same
 retry of platform faults. Nothing here enqueues a job: the Celery tasks do the fan-out.
 
 Idempotence: a run or result is *claimed* with a guarded UPDATE on its status, so a message delivered twice
-finds nothing to claim (docs/scoring.md "Runs"). This module is the one writer of `Submission.status` once a
+finds nothing to claim (docs/architecture.md "Conventions"). This module is the one writer of `Submission.status` once a
 submission's archive exists (`submission_status_set`); the pages derive what they show from it and the runs.
 """
 from __future__ import annotations
@@ -27,19 +27,20 @@ from django.db import connection
 from django.db.models import F, Q
 from django.utils import timezone
 
-from catalog.models import Split, Task
+from catalog.models import ReferenceStatus, Split, Task
 from catalog.services import task_reference_dir, task_set_reference_status
 from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
 from core.engine.runner import evaluate_task
 from core.engine.spec import TaskEvaluation
-from core.report import entry_from_result, summarize
+from core.grading.taxonomy import Outcome
+from core.report import entry_from_result, evaluation_fields, summarize
 from core.sandbox import SandboxError, isolation_at_least
 from submissions.models import Submission
 from submissions.services import archive_limits
 
 from .engine_setup import environment_stamp, sandbox_backend, task_spec, toolchain, work_root
-from .models import EvaluationRun, RunStatus, TaskResult
+from .models import EvaluationRun, ResultPhase, RunPhase, RunStatus, TaskResult
 
 
 
@@ -96,7 +97,7 @@ def run_open(*, submission: Submission, split: Split | None = None) -> Evaluatio
 def run_claim(*, run_id: int) -> EvaluationRun | None:
     """Move a queued run to running (once); None when another delivery already claimed it."""
     claimed = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
-        status=RunStatus.RUNNING, phase="extract", started_at=timezone.now(), heartbeat=timezone.now(),
+        status=RunStatus.RUNNING, phase=RunPhase.EXTRACT, started_at=timezone.now(), heartbeat=timezone.now(),
         attempts=F("attempts") + 1,
     )
     if not claimed:
@@ -122,7 +123,7 @@ def run_extract(*, run: EvaluationRun) -> list[int]:
         run_fail(run=run, error=str(exc))
         return []
     EvaluationRun.objects.filter(pk=run.pk).update(
-        extracted_dir=str(dest), phase="tasks", backend=sandbox_backend().name, isolation=sandbox_backend().isolation,
+        extracted_dir=str(dest), phase=RunPhase.TASKS, backend=sandbox_backend().name, isolation=sandbox_backend().isolation,
         evaluator_version=EVALUATOR_VERSION, heartbeat=timezone.now(), environment=environment_stamp())
     return list(run.results.filter(status=TaskResult.Status.PENDING).values_list("pk", flat=True))
 
@@ -141,7 +142,7 @@ def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskRes
     claimed = TaskResult.objects.filter(pk=result_id).filter(
         Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
     ).filter(run__status=RunStatus.RUNNING).update(
-        status=TaskResult.Status.RUNNING, heartbeat=timezone.now(), phase="materialize", attempts=F("attempts") + 1)
+        status=TaskResult.Status.RUNNING, heartbeat=timezone.now(), phase=ResultPhase.MATERIALIZE, attempts=F("attempts") + 1)
     if not claimed:
         return None
     return TaskResult.objects.select_related("task__benchmark", "run").get(pk=result_id)
@@ -176,7 +177,7 @@ def isolation_check() -> None:
                            "install bubblewrap and iproute2 and run the worker as root")
 
 
-def task_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
+def repo_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
     """Evaluate one task's repository folder (None or absent → `missing`) with the configured sandbox.
 
     `harvest_maven` keeps a Java build's downloads in the platform's Maven repository: for the benchmark's own
@@ -190,17 +191,17 @@ def task_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven
                              on_phase=on_phase, harvest_maven=harvest_maven)
 
 
-def task_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: bool = False) -> TaskEvaluation:
-    """`task_evaluate` with the retry rule of a run's results: a platform fault (SandboxError) is tried again after
+def repo_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: bool = False) -> TaskEvaluation:
+    """`repo_evaluate` with the retry rule of a run's results: a platform fault (SandboxError) is tried again after
     RETRY_DELAY_SECONDS, MAX_ATTEMPTS times in all; then the task is `harness_error` (never scored). Never raises
     SandboxError."""
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
-            return task_evaluate(task=task, repo=repo, harvest_maven=harvest_maven)
+            return repo_evaluate(task=task, repo=repo, harvest_maven=harvest_maven)
         except SandboxError as exc:
             log.warning("platform fault on %s (attempt %s of %s): %s", task.name, attempt, MAX_ATTEMPTS, exc)
             if attempt == MAX_ATTEMPTS:
-                return TaskEvaluation(task=task.name, outcome="harness_error", dsr=0, tests_passed=0,
+                return TaskEvaluation(task=task.name, outcome=Outcome.HARNESS_ERROR.value, dsr=0, tests_passed=0,
                                       tests_total=task.tests_total, detail=str(exc)[:500])
             time.sleep(RETRY_DELAY_SECONDS)
     raise AssertionError("unreachable")
@@ -211,11 +212,11 @@ def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = 
     """Evaluate `root/<task.name>` for every task, `concurrency` at a time (default EVALUATION_TASK_CONCURRENCY).
 
     `on_done(task, evaluation)` is called as each finishes. Results come back in the order of `tasks`.
-    Platform faults are retried as in a run (`task_evaluate_with_retries`). Used offline (manage.py evaluate)
+    Platform faults are retried as in a run (`repo_evaluate_with_retries`). Used offline (manage.py evaluate)
     and for reference checks.
     """
     def one(task: Task) -> TaskEvaluation:
-        evaluation = task_evaluate_with_retries(task=task, repo=root / task.name, harvest_maven=harvest_maven)
+        evaluation = repo_evaluate_with_retries(task=task, repo=root / task.name, harvest_maven=harvest_maven)
         if on_done:
             on_done(task, evaluation)
         return evaluation
@@ -233,7 +234,7 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
     with_reference = [t for t in tasks if task_reference_dir(t)]
     for t in tasks:
         if t not in with_reference:
-            task_set_reference_status(task=t, status="none", detail="no reference solution shipped")
+            task_set_reference_status(task=t, status=ReferenceStatus.NONE, detail="no reference solution shipped")
     if not with_reference:
         return []
     root = task_reference_dir(with_reference[0]).parent  # every reference of a version sits side by side
@@ -244,14 +245,15 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
             outcomes[task.pk].append(evaluation)
     flagged = []
     for task in with_reference:
-        passes = sum(e.outcome == "passed" for e in outcomes[task.pk])
-        status = "passed" if passes == runs else "flaky" if passes else "failed"
+        passes = sum(e.outcome == Outcome.PASSED for e in outcomes[task.pk])
+        status = (ReferenceStatus.PASSED if passes == runs else ReferenceStatus.FLAKY if passes
+                  else ReferenceStatus.FAILED)
         worst = min(outcomes[task.pk], key=lambda e: e.tests_passed)
         checks = [{"outcome": e.outcome, "passed": e.tests_passed, "total": e.tests_total,
                    "seconds": round(sum(v for v in e.durations.values() if v), 1)} for e in outcomes[task.pk]]
         task_set_reference_status(task=task, status=status, runs=checks,
                                   detail=f"{passes} of {runs} runs passed; worst: {worst.outcome}, {worst.detail}")
-        if status != "passed":
+        if status != ReferenceStatus.PASSED:
             flagged.append(task)
     return flagged
 
@@ -286,9 +288,9 @@ def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
     """
     run = result.run
     with _heartbeat(result.pk, run.pk):
-        evaluation = task_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
+        evaluation = repo_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
                                    on_phase=_phase_recorder(result.pk, run.pk))
-    if evaluation.outcome == "missing":  # e.g. the agent endpoint failed this task: say why
+    if evaluation.outcome == Outcome.MISSING:  # e.g. the agent endpoint failed this task: say why
         reason = (Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True)
                   .first() or {}).get(result.task.name)
         if reason:
@@ -298,24 +300,11 @@ def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
 
 
 def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> None:
-    """Persist an engine TaskEvaluation on the result row and mark it done."""
-    result.outcome = evaluation.outcome
-    result.dsr = evaluation.dsr
-    result.ac = evaluation.ac
-    result.ac_declared = evaluation.ac_declared
-    result.ac_implemented = evaluation.ac_implemented
-    result.endpoints = [{"method": e.method, "path": e.path, "implemented": e.implemented, "evidence": e.evidence}
-                        for e in evaluation.endpoints]
-    result.tests_passed = evaluation.tests_passed
-    result.tests_total = evaluation.tests_total
-    result.pass_at_1 = evaluation.pass_at_1
-    result.solved = evaluation.solved
-    result.durations = evaluation.durations
-    result.logs = evaluation.logs
-    result.cases = [{"name": c.name, "status": c.status} for c in evaluation.cases]
-    result.detail = evaluation.detail[:500]
+    """Persist an engine TaskEvaluation on the result row (core.report.evaluation_fields) and mark it done."""
+    for name, value in evaluation_fields(evaluation).items():
+        setattr(result, name, value)
     result.status = TaskResult.Status.DONE
-    result.phase = "done"
+    result.phase = ResultPhase.DONE
     result.finished_at = timezone.now()
     result.save()
 
@@ -328,9 +317,9 @@ def result_release_after_fault(*, result_id: int, error: str) -> bool:
     """
     result = TaskResult.objects.get(pk=result_id)
     if result.attempts < MAX_ATTEMPTS:
-        TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.PENDING, phase="retry")
+        TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.PENDING, phase=ResultPhase.RETRY)
         return True
-    TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.DONE, outcome="harness_error",
+    TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.DONE, outcome=Outcome.HARNESS_ERROR.value,
                                                    detail=error[:500], finished_at=timezone.now())
     return False
 
@@ -338,19 +327,19 @@ def result_release_after_fault(*, result_id: int, error: str) -> bool:
 def run_finalize_if_done(*, run_id: int) -> bool:
     """When every result of the run is done, store the summary and finish the run (exactly once).
 
-    A run with a `harness_error` result is failed, not scored (SCORING.md "Failure taxonomy").
+    A run with a `harness_error` result is failed, not scored (docs/scoring.md "Failure taxonomy").
     """
     if TaskResult.objects.filter(run_id=run_id).exclude(status=TaskResult.Status.DONE).exists():
         return False
     run = EvaluationRun.objects.select_related("submission").get(pk=run_id)
     results = list(run.results.select_related("task"))
-    if any(r.outcome == "harness_error" for r in results):
+    if any(r.outcome == Outcome.HARNESS_ERROR for r in results):
         if run.status == RunStatus.RUNNING:
             run_fail(run=run, error="the platform could not evaluate every task (harness_error); please resubmit")
         return True
     now = timezone.now()
     finished = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
-        status=RunStatus.FINISHED, phase="finished", finished_at=now, summary=_summary(results))
+        status=RunStatus.FINISHED, phase=RunPhase.FINISHED, finished_at=now, summary=_summary(results))
     if finished:
         submission_status_set(submission_id=run.submission_id, status=Submission.Status.FINISHED, finished_at=now)
         if run.extracted_dir:
@@ -434,7 +423,7 @@ def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int
     runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
     dead = list(TaskResult.objects.filter(status=TaskResult.Status.RUNNING, heartbeat__lt=stale,
                                           run__status=RunStatus.RUNNING).values_list("pk", flat=True))
-    TaskResult.objects.filter(pk__in=dead).update(status=TaskResult.Status.PENDING, phase="retry")
+    TaskResult.objects.filter(pk__in=dead).update(status=TaskResult.Status.PENDING, phase=ResultPhase.RETRY)
     orphans = list(TaskResult.objects.filter(status=TaskResult.Status.PENDING, run__status=RunStatus.RUNNING)
                    .filter(Q(run__heartbeat__lt=stale) | Q(pk__in=dead)).values_list("pk", flat=True))
     return runs, orphans

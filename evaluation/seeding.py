@@ -40,8 +40,8 @@ def describe_run(system: System, run: EvaluationRun | None) -> str:
     """One line for the seed commands: the run's state, and its overall scores once finished."""
     if run is None:
         return f"{system.name}: already submitted"
-    if not run.summary:
+    if not run.scores:
         return f"{system.name}: {run.status} (run {run.pk})"
-    overall = run.summary["overall"]
+    overall = run.scores.overall
     return (f"{system.name}: {run.status}, Pass@1 {100 * overall['pass_at_1']:.1f}%, "
             f"AC {100 * (overall.get('ac') or 0):.1f}%, DSR {100 * overall['dsr']:.1f}%")

@@ -5,7 +5,7 @@ from typing import Any
 
 from submissions.models import Submission
 
-from .models import EvaluationRun, RunStatus
+from .models import EvaluationRun, RunStatus, TaskResult
 from core.report import build_report, entry_from_result
 
 
@@ -17,13 +17,14 @@ def run_latest(*, submission: Submission) -> EvaluationRun | None:
 def run_progress(*, run: EvaluationRun) -> dict[str, Any]:
     """{"done": n, "total": n, "tasks": [{"task", "status", "phase", "outcome"}]} for the status page."""
     results = list(run.results.select_related("task").order_by("task__name"))
-    return {"done": sum(1 for r in results if r.status == "done"), "total": len(results),
+    return {"done": sum(1 for r in results if r.status == TaskResult.Status.DONE), "total": len(results),
             "tasks": [{"task": r.task.name, "language": r.task.language, "status": r.status, "phase": r.phase,
                        "outcome": r.outcome} for r in results]}
 
 
 def run_report(*, run: EvaluationRun) -> dict[str, Any]:
-    """The SCORING.md report of a finished run. Raises ValueError when the run is not finished."""
+    """The report of a finished run (docs/scoring.md "Report schema"). Raises ValueError when the run is not
+    finished."""
     if run.status != RunStatus.FINISHED:
         raise ValueError("the evaluation has not finished: no report yet")
     s = run.submission

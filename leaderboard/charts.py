@@ -1,4 +1,5 @@
-"""Plotly figures built server-side as plain dicts (DESIGN.md: pure functions; plotly.js draws them)."""
+"""Plotly figures built server-side as plain dicts (docs/architecture.md "Conventions": pure functions; plotly.js
+draws them)."""
 from __future__ import annotations
 
 import html
@@ -41,7 +42,7 @@ def _label(text: str) -> str:
 def radar_figure(*, rows: Iterable[tuple[str, dict]], title: str) -> dict[str, Any]:
     """A radar chart (Pass@1, AC, DSR, Solved in percent) with one trace per system, top 8 rows.
 
-    `rows` is [(system name, metrics M of SCORING.md)] in rank order. Returns the figure as a
+    `rows` is [(system name, metrics M of docs/scoring.md "Report schema")] in rank order. Returns the figure as a
     JSON-ready dict for Plotly.newPlot; hover text carries the 95% intervals.
     """
     fig = go.Figure()

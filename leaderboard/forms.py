@@ -3,6 +3,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from catalog.models import Split, System
+from catalog.selectors import systems_of_user
 
 
 class SignUpForm(UserCreationForm):
@@ -26,7 +27,7 @@ class SubmissionForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        systems = System.objects.filter(team__members=user)
+        systems = systems_of_user(user=user)
         self.fields["system"].queryset = systems
         if systems.count() == 1:
             self.fields["system"].initial = systems.first()

@@ -1,4 +1,5 @@
-"""Reads for the ranked leaderboard (SCORING.md "Ranking"): rows per language view, published rows apart, task health."""
+"""Reads for the ranked leaderboard (docs/scoring.md "Ranking"): rows per language view, published rows apart, task
+health."""
 from __future__ import annotations
 
 import datetime as dt
@@ -88,7 +89,7 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
 
     Only finished runs are ranked; each system appears once (its latest finished public run). Published results
     of this benchmark and split that an admin verified join the `python` and `java` views when they cover as many
-    tasks as the split has (`reported_rankable`), ranked on their aggregates (SCORING.md "Ranking" order; their
+    tasks as the split has (`reported_rankable`), ranked on their aggregates (docs/scoring.md "Ranking" order; their
     tie marker is None).
     """
     if language not in LANGUAGE_VIEWS:
@@ -102,7 +103,7 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
     for run in _latest_runs(split):
         if run.submission.system.type == System.Type.REFERENCE:
             continue  # an oracle, not a competitor: see reference_rows
-        summary = run.summary["overall"] if language == "overall" else run.summary["by_language"].get(language)
+        summary = run.scores.metrics(language) if run.scores else None
         if not summary:
             continue
         per_task = {r.task.name: r.pass_at_1 for r in run.results.all()}
@@ -129,7 +130,7 @@ def reference_rows(*, split: Split, language: str = "overall") -> list[dict[str,
     for run in _latest_runs(split):
         if run.submission.system.type != System.Type.REFERENCE:
             continue
-        metrics = run.summary["overall"] if language == "overall" else run.summary["by_language"].get(language)
+        metrics = run.scores.metrics(language) if run.scores else None
         if metrics:
             rows.append({"system": run.submission.system, "run": run, "metrics": metrics})
     return rows

@@ -1,4 +1,4 @@
-"""Submissions: one system's generated repositories for one split (SCORING.md "Terms")."""
+"""Submissions: one system's generated repositories for one split (docs/scoring.md "Terms")."""
 from django.db import models
 
 

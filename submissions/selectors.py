@@ -4,6 +4,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
+from catalog.selectors import user_in_team
+
 from .models import Submission
 
 
@@ -22,7 +24,7 @@ def submission_get(*, pk: int, user: User | AnonymousUser) -> Submission | None:
 
 def user_is_member(*, submission: Submission, user: User | AnonymousUser) -> bool:
     """True when the user belongs to the team owning the submission's system."""
-    return bool(user.is_authenticated and submission.system.team.members.filter(pk=user.pk).exists())
+    return user_in_team(user=user, team=submission.system.team)
 
 
 def submission_archive(*, submission: Submission, user: User | AnonymousUser):

@@ -1,7 +1,7 @@
 """Hidden means hidden: a canary planted in a hidden suite (test name, assertion text, request data) and in
 what the service prints while tests run never appears in any page, API response or report, whoever asks.
 
-SCORING.md "What a submitter may see": not for hidden splits: test source, test names, assertion messages,
+docs/scoring.md "What a submitter may see": not for hidden splits: test source, test names, assertion messages,
 and anything the service printed while tests ran.
 """
 import shutil

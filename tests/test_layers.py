@@ -1,4 +1,5 @@
-"""The dependency direction of README "Layout": core < catalog < submissions < evaluation < leaderboard < config.
+"""The dependency direction of docs/architecture.md "Shape": core < catalog < submissions < evaluation < leaderboard
+< config.
 
 Every import counts, function-local ones included (read from the syntax tree, not by importing). An arrow may
 only point down the layers or stay inside one package, and no two modules of the project import each other,

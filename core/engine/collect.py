@@ -1,4 +1,4 @@
-"""Counting a hidden pytest suite's cases with `pytest --collect-only` (SCORING.md "Metrics per task")."""
+"""Counting a hidden pytest suite's cases with `pytest --collect-only` (docs/scoring.md "Metrics per task")."""
 from __future__ import annotations
 
 import re

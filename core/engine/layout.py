@@ -1,6 +1,6 @@
 """Finding things in a submitted repository: the start script and the requirements file.
 
-Rules from SCORING.md "The run of one task", phases 2 and 3.
+Rules from docs/scoring.md "The run of one task", install and start phases.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The platform's repository (`Toolchain.maven_repo`) is never mounted into a sandb
 overlay mount at `<task env>/m2`: the platform's repository as its read-only lower layer and a fresh upper layer in
 the task's work folder, so a build reads every artifact the platform already has and writes what it downloads (or
 plants: a poisoned `org.junit` jar) into the upper layer only, which is deleted with the task. Nothing one
-submission builds or downloads can be loaded by another (docs/scoring.md, install phase).
+submission builds or downloads can be loaded by another (docs/scoring.md "The run of one task", install phase).
 
 Only builds of trusted code (the benchmark's reference solutions) are harvested into the platform's repository, so a
 second build of the same dependencies is warm. Overlays need root; elsewhere `prepare` returns None and the caller

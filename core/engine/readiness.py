@@ -1,4 +1,5 @@
-"""Phase 4 "ready" of SCORING.md: the port accepts TCP and `/` answers with any HTTP response."""
+"""The ready phase of docs/scoring.md "The run of one task": the port accepts TCP and `/` answers with any HTTP
+response."""
 from __future__ import annotations
 
 import socket

@@ -1,4 +1,4 @@
-"""Evaluating one task of one submission in a sandbox: SCORING.md "The run of one task", phases 1-7.
+"""Evaluating one task of one submission in a sandbox: docs/scoring.md "The run of one task", every phase.
 
 The first phase that fails sets the outcome; hidden tests still count in the denominator. Faults of
 the platform raise `SandboxError` (the caller records `harness_error` and retries); faults of the
@@ -24,7 +24,7 @@ from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
 from .runner_env import ensure_runner_env
 from .sentinels import Sentinels
-from .spec import EndpointEvidence, TaskEvaluation, TaskSpec, TestCaseResult
+from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
 from . import maven_repo, untrusted_tree, workspace
@@ -367,19 +367,19 @@ class TaskRun:
                 raise _Stop("missing", f"the submission has no folder named {self.spec.name!r}")
             with self.backend.open_task(key=self.key, port=self.spec.port, work_dir=self.work.root) as sb:
                 self.sb = sb
-                self.on_phase("materialize")
+                self.on_phase(Phase.MATERIALIZE.value)
                 self.materialize()
-                self.on_phase("install")
+                self.on_phase(Phase.INSTALL.value)
                 self.install(sb)
-                self.on_phase("start")
+                self.on_phase(Phase.START.value)
                 service = self.start_and_wait(sb)
-                self.on_phase("probe")
+                self.on_phase(Phase.PROBE.value)
                 self.probe_service(sb)
                 if self.spec.in_process:  # the suite starts the application itself on the task's port
                     service.stop()
-                self.on_phase("test")
+                self.on_phase(Phase.TEST.value)
                 self.run_tests(sb)
-                self.on_phase("teardown")
+                self.on_phase(Phase.TEARDOWN.value)
         except _Stop as stop:
             outcome, detail = stop.outcome, stop.detail
         finally:
@@ -411,7 +411,7 @@ class TaskRun:
 
 def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBackend, work_root: Path,
                   toolchain: Toolchain, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
-    """Evaluate one task (SCORING.md phases 1-7) and return its TaskEvaluation.
+    """Evaluate one task (docs/scoring.md "The run of one task") and return its TaskEvaluation.
 
     `repo_src` is the submission's `<task>/` folder (None when absent → outcome `missing`).
     `on_phase(name)` is called as each phase begins. `harvest_maven`: keep what a Java build downloaded in the

@@ -1,6 +1,6 @@
 """Test-runner environments for hidden pytest suites, built once per requirement set and cached.
 
-The runner's environment (docs/scoring.md "The run of one task", test phase, v2) holds pytest and
+The runner's environment (docs/scoring.md "The test phase", v2) holds pytest and
 pytest-timeout, `requests` and `httpx` (the RepoGenesis harness always installs both), the suite's
 `tests/requirements.txt` and the task-root `requirements.txt` (minus linters, formatters, documentation and
 load-testing tools, which no test imports), and the distribution of every other third-party module the suite's
@@ -26,7 +26,7 @@ SKIPPED = {"black", "flake8", "mypy", "pylint", "isort", "ruff", "autopep8", "pr
            "sphinx-rtd-theme", "jupyter", "ipython", "notebook", "locust"}
 ALWAYS = ["pytest>=7", "pytest-timeout>=2.1", "requests", "httpx"]
 #: Bumped whenever what the runner installs or sets changes; hashed into every benchmark version, so results
-#: scored under older rules are marked "scored on an older version" (docs/scoring.md "Benchmark version").
+#: scored under older rules are marked "scored on an older version" (docs/benchmark-format.md "Benchmark version").
 RUNNER_RULES = "runner/v2: requests+httpx, both requirement files, scanned imports; no base-URL variables"
 
 #: Import names whose distribution is named differently.

@@ -1,4 +1,4 @@
-"""Sentinel tests: integrity checks that do not depend on the submission's good will (docs/scoring.md, test phase).
+"""Sentinel tests: integrity checks that do not depend on the submission's good will (docs/scoring.md "The test phase").
 
 Where a test report can only come from a process that runs submitted code (white-box Python suites import the
 submission; in-process Java suites run its application in the test JVM), the platform adds two tests of its own with

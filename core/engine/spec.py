@@ -1,13 +1,28 @@
 """Inputs and outputs of the engine (frozen dataclasses; times in seconds)."""
 from __future__ import annotations
 
+import enum
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from core.grading import metrics
+
+
+class Phase(str, enum.Enum):
+    """The phases of one task's run, in order (docs/scoring.md "The run of one task"); `on_phase` callbacks get
+    them as they begin."""
+
+    MATERIALIZE = "materialize"
+    INSTALL = "install"
+    START = "start"
+    PROBE = "probe"
+    TEST = "test"
+    TEARDOWN = "teardown"
 
 
 @dataclass(frozen=True)
 class PhaseLimits:
-    """Time limits in seconds (SCORING.md "The run of one task"; defaults in brackets there) and the
+    """Time limits in seconds (docs/scoring.md "The run of one task", where the defaults are) and the
     size cap of the task's work folder in bytes."""
 
     install: float = 600.0
@@ -32,7 +47,7 @@ class TaskSpec:
     benchmark's documented fixes for its suite (e.g. `("-o", "python_classes=RBACServiceTester")`), appended to
     every pytest call on it (docs/scoring.md "Task defects"). `in_process`: the suite starts the application itself
     (Java `App.start(0)`, `@SpringBootTest`, ...), so the deployed service is stopped after the probe and before the
-    tests, leaving the task's port free in its network namespace (docs/scoring.md, test phase).
+    tests, leaving the task's port free in its network namespace (docs/scoring.md "The test phase").
     """
 
     name: str
@@ -66,7 +81,7 @@ class TestCaseResult:
 
 @dataclass(frozen=True)
 class TaskEvaluation:
-    """The outcome of one task (SCORING.md "Metrics per task" and "Failure taxonomy").
+    """The outcome of one task (docs/scoring.md "Metrics per task" and "Failure taxonomy").
 
     `durations` maps install/start/test to seconds; `logs` maps install/build/start to text capped at
     64 KiB; `detail` is a one-line explanation of the outcome for the report.
@@ -85,12 +100,13 @@ class TaskEvaluation:
 
     @property
     def pass_at_1(self) -> float:
-        """P / N; 0 when N is 0."""
-        return self.tests_passed / self.tests_total if self.tests_total else 0.0
+        """P / N; 0 when N is 0 (metrics.pass_at_1)."""
+        return metrics.pass_at_1(passed=self.tests_passed, total=self.tests_total)
 
     @property
     def solved(self) -> int:
-        return int(self.tests_total > 0 and self.tests_passed == self.tests_total)
+        """1 when P = N > 0 (metrics.solved)."""
+        return metrics.solved(passed=self.tests_passed, total=self.tests_total)
 
     @property
     def ac_declared(self) -> int:
@@ -102,5 +118,5 @@ class TaskEvaluation:
 
     @property
     def ac(self) -> float | None:
-        """Implemented / declared endpoints; None (n/a) when the task declares none."""
-        return self.ac_implemented / self.ac_declared if self.endpoints else None
+        """Implemented / declared endpoints; None (n/a) when the task declares none (metrics.ac_ratio)."""
+        return metrics.ac_ratio(implemented=self.ac_implemented, declared=self.ac_declared)

@@ -2,7 +2,7 @@
 
 A submission (or code its build runs) can replace `src`, `target` or any folder with a symlink to a host folder, or
 leave FIFOs and device nodes behind. The platform copies and cleans such trees as root, so every operation here
-refuses to go through a link and skips special files (docs/scoring.md, install phase).
+refuses to go through a link and skips special files (docs/scoring.md "The run of one task", install phase).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Percentile bootstrap intervals over tasks (SCORING.md "Aggregates" and "Ranking").
+"""Percentile bootstrap intervals over tasks (docs/scoring.md "Aggregates" and "Ranking").
 
 Resampling plans (which task indices each resample draws) depend only on (number of tasks, resamples, seed), so
 they are drawn once, cached, and shared by every metric and every paired comparison: pure Python stays fast

@@ -1,4 +1,4 @@
-"""Routes of hand-written dispatchers, for the static check of SCORING.md "AC (task)".
+"""Routes of hand-written dispatchers, for the static check of docs/scoring.md "API Coverage".
 
 Services without a routing framework (JDK `HttpServer` with one root handler, Python `http.server`, Node
 `http.createServer`) route by comparing the request path with literals:

@@ -1,4 +1,4 @@
-"""Declared endpoints: extraction from a task README (SCORING.md "AC (task)": declared endpoints).
+"""Declared endpoints: extraction from a task README (docs/scoring.md "API Coverage": declared endpoints).
 
 `extract_endpoints` finds (HTTP method, path) pairs in markdown, normalises their paths and de-duplicates them.
 `Endpoint`, `normalize_path` (module `paths`) and `static_routes_match` (module `static_routes`) are re-exported
@@ -53,7 +53,7 @@ _METHOD_WORD = re.compile(rf"^(?:{_M})$")
 def extract_endpoints(readme: str) -> list[Endpoint]:
     """Declared endpoints of a README, de-duplicated on the normalised (method, path), in first-seen order.
 
-    Recognised (SCORING.md "AC (task)"; paths must start with `/`):
+    Recognised (docs/scoring.md "API Coverage"; paths must start with `/`):
     - headings and list items: `### POST /api/todos`, `#### \\`GET /users/{id}\\``, `- GET /x`,
       `- **Endpoint**: \\`POST /x\\``, a bare line `GET /health`;
     - a method next to a code-span path anywhere: `**GET** \\`/items\\``, `GET \\`/people/{id}\\``, and a

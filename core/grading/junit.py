@@ -1,8 +1,8 @@
 """Test results from JUnit XML reports: pytest `--junitxml` and Maven Surefire `TEST-*.xml`
-(SCORING.md "The run of one task", phase 6: results come only from the runner's report file).
+(docs/scoring.md "The test phase": results come only from the runner's report file).
 
 Only each case's name, class name and status are kept. Failure messages, assertion text, captured output
-and properties are never read into the result (SCORING.md "What a submitter may see").
+and properties are never read into the result (docs/scoring.md "What a submitter may see").
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class JUnitError(ValueError):
 
 
 class Status(str, enum.Enum):
-    """Status of one test case. Only `passed` counts as passed (SCORING.md "Metrics per task")."""
+    """Status of one test case. Only `passed` counts as passed (docs/scoring.md "Metrics per task")."""
 
     PASSED = "passed"
     FAILED = "failed"

@@ -1,4 +1,5 @@
-"""Per-task metrics and their aggregates (SCORING.md "Metrics per task", "Aggregates", "Ranking", report schema).
+"""Per-task metrics and their aggregates (docs/scoring.md "Metrics per task", "Aggregates", "Ranking",
+"Report schema").
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class TaskScore:
         object.__setattr__(self, "outcome", Outcome(self.outcome))
 
     def as_dict(self) -> dict[str, Any]:
-        """The scalar task fields of SCORING.md's report schema (`solved` as 0/1, `outcome` as its string)."""
+        """The scalar task fields of docs/scoring.md "Report schema" (`solved` as 0/1, `outcome` as its string)."""
         return {
             "task": self.task,
             "language": self.language,
@@ -49,8 +50,20 @@ class TaskScore:
         }
 
 
+def pass_at_1(*, passed: int, total: int) -> float:
+    """Pass@1 of one task: P / N, 0.0 when N = 0 (docs/scoring.md "Metrics per task"). The one definition: the
+    engine's TaskEvaluation, `task_score` and every report entry call it."""
+    return passed / total if total else 0.0
+
+
+def solved(*, passed: int, total: int) -> int:
+    """Solved of one task: 1 when every hidden test passed (P = N > 0), else 0 (docs/scoring.md "Metrics per
+    task"). The one definition, like `pass_at_1`."""
+    return int(total > 0 and passed == total)
+
+
 def ac_ratio(*, implemented: int, declared: int) -> float | None:
-    """AC of a task = implemented / declared endpoints; None when nothing is declared (SCORING.md "AC (task)").
+    """AC of a task = implemented / declared endpoints; None when nothing is declared (docs/scoring.md "API Coverage").
     Raises ValueError when implemented is negative or exceeds declared."""
     if not 0 <= implemented <= declared:
         raise ValueError(f"implemented endpoints {implemented} not within 0..{declared}")
@@ -68,7 +81,7 @@ def task_score(
     tests_total: int,
     reported_total: int = 0,
 ) -> TaskScore:
-    """Score one task (SCORING.md "Metrics per task").
+    """Score one task (docs/scoring.md "Metrics per task").
 
     `tests_total` is the N stored at import; `reported_total` the number of cases the run reported; the score's N is
     the larger. `tests_passed` P counts only cases reported passed.
@@ -92,8 +105,8 @@ def task_score(
         raise ValueError("a task whose service never came up passes no test")
     if ac is not None and not 0.0 <= ac <= 1.0:
         raise ValueError(f"ac {ac} not within [0, 1]")
-    solved = n > 0 and tests_passed == n
-    if outcome is Outcome.PASSED and not solved:
+    is_solved = bool(solved(passed=tests_passed, total=n))
+    if outcome is Outcome.PASSED and not is_solved:
         raise ValueError(f"outcome passed with {tests_passed}/{n} tests passed")
     return TaskScore(
         task=task,
@@ -103,14 +116,14 @@ def task_score(
         ac=None if ac is None else float(ac),
         tests_passed=tests_passed,
         tests_total=n,
-        pass_at_1=tests_passed / n if n else 0.0,
-        solved=solved,
+        pass_at_1=pass_at_1(passed=tests_passed, total=n),
+        solved=is_solved,
     )
 
 
 @dataclass(frozen=True)
 class Aggregate:
-    """Macro means over tasks with 95% bootstrap intervals (SCORING.md "Aggregates"). Fractions in [0, 1].
+    """Macro means over tasks with 95% bootstrap intervals (docs/scoring.md "Aggregates"). Fractions in [0, 1].
 
     `ac`/`ac_ci` are over the `ac_tasks` tasks that declare endpoints (None when there are none).
     `outcomes`: count per scored outcome, every outcome present, in taxonomy order.
@@ -129,7 +142,7 @@ class Aggregate:
     outcomes: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        """The `M` object of SCORING.md's report schema, plus `solved_ci`; intervals as [lo, hi] lists."""
+        """The `M` object of docs/scoring.md "Report schema", plus `solved_ci`; intervals as [lo, hi] lists."""
         return {
             "tasks": self.tasks,
             "pass_at_1": self.pass_at_1,
@@ -193,7 +206,7 @@ def aggregate_by_language(
     scores: Sequence[TaskScore], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
 ) -> dict[str, Any]:
     """`{"overall": Aggregate, "by_language": {language: Aggregate}}` (languages sorted by name); overall is over all
-    tasks, task-weighted (SCORING.md "Aggregates"). Raises ValueError when `scores` is empty."""
+    tasks, task-weighted (docs/scoring.md "Aggregates"). Raises ValueError when `scores` is empty."""
     languages = sorted({s.language for s in scores})
     return {
         "overall": aggregate(scores, resamples=resamples, seed=seed),
@@ -211,7 +224,7 @@ def paired_tie_with_leader(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> bool:
-    """True when the 95% paired bootstrap interval of mean(leader - other) over tasks contains 0 (SCORING.md
+    """True when the 95% paired bootstrap interval of mean(leader - other) over tasks contains 0 (docs/scoring.md
     "Ranking": statistically tied with #1). Both lists hold per-task Pass@1 in the same task order.
     Raises ValueError when the lengths differ or are 0."""
     lo, hi = bootstrap.paired_difference_interval(leader, other, resamples=resamples, seed=seed)

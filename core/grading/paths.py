@@ -1,4 +1,4 @@
-"""Endpoint identity and path normalisation (SCORING.md "AC (task)": declared endpoints).
+"""Endpoint identity and path normalisation (docs/scoring.md "API Coverage": declared endpoints).
 
 Every path placeholder style (`{id}`, `{id:int}`, `<id>`, `<int:id>`, `:id`) becomes the single placeholder
 `{param}`, so that the same route written in different frameworks compares equal.

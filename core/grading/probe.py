@@ -1,4 +1,4 @@
-"""The dynamic endpoint probe of SCORING.md "AC (task)": which declared endpoints does the running service
+"""The dynamic endpoint probe of docs/scoring.md "API Coverage": which declared endpoints does the running service
 implement?
 
 For each endpoint: fingerprint the service's "no such route" reply for the same method on a random unknown path
@@ -17,7 +17,7 @@ import httpx
 
 from .paths import PARAM, Endpoint, fill_params, normalize_path
 
-#: Statuses meaning "no such route" (SCORING.md "AC (task)").
+#: Statuses meaning "no such route" (docs/scoring.md "API Coverage").
 NOT_FOUND_STATUSES = frozenset({404, 405, 501})
 #: At most this many bytes of a reply body are read and compared.
 MAX_BODY_BYTES = 64 * 1024
@@ -77,7 +77,8 @@ class _Reply:
 
 def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float = 5.0,
                     budget: float | None = None) -> ProbeResult:
-    """Probe each endpoint of the service at `base_url` (e.g. `"http://127.0.0.1:8083"`), per SCORING.md "AC (task)".
+    """Probe each endpoint of the service at `base_url` (e.g. `"http://127.0.0.1:8083"`), per docs/scoring.md
+    "API Coverage".
 
     For each endpoint (method M, normalised path P):
     1. fingerprint: M on `<prefix>/<random hex>`, where `<prefix>` is P's first segment when P has two or more

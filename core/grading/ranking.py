@@ -1,4 +1,4 @@
-"""Leaderboard order, shared ranks and statistical ties with the leader (SCORING.md "Ranking").
+"""Leaderboard order, shared ranks and statistical ties with the leader (docs/scoring.md "Ranking").
 
 Only rows with a finished evaluation may be passed in: the caller filters the others out.
 """

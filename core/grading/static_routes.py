@@ -1,4 +1,4 @@
-"""The static route check of SCORING.md "AC (task)": does some non-test source file declare a route for an
+"""The static route check of docs/scoring.md "API Coverage": does some non-test source file declare a route for an
 endpoint's method whose path literal matches the endpoint's normalised path?
 
 Used when the service is not up or the dynamic probe was inconclusive. Source is scanned lexically (regular

@@ -1,4 +1,4 @@
-"""Task outcomes of SCORING.md "Failure taxonomy", the chart groups they fall in and their labels.
+"""Task outcomes of docs/scoring.md "Failure taxonomy", the chart groups they fall in and their labels.
 
 `Outcome` values are the strings stored on task results and written to reports.
 """
@@ -29,7 +29,7 @@ class Outcome(str, enum.Enum):
 
 
 class Group(str, enum.Enum):
-    """Failure-breakdown groups of SCORING.md "Failure taxonomy" (the breakdown chart)."""
+    """Failure-breakdown groups of docs/scoring.md "Failure taxonomy" (the breakdown chart)."""
 
     PASSED = "passed"
     LOGIC = "logic"
@@ -85,7 +85,7 @@ GROUP_LABELS: dict[Group, str] = {
     Group.PLATFORM: "Platform",
 }
 
-#: Outcomes after which the service was up (phases 1-4 succeeded): DSR = 1 (SCORING.md "The run of one task").
+#: Outcomes after which the service was up (phases 1-4 succeeded): DSR = 1 (docs/scoring.md "Metrics per task").
 DEPLOYED: frozenset[Outcome] = frozenset({Outcome.PASSED, Outcome.TESTS_FAILED, Outcome.TESTS_TIMEOUT,
                                          Outcome.TAMPERED})
 

@@ -1,5 +1,5 @@
-"""Static counts of hidden test cases (SCORING.md "Metrics per task": `tests_total` N; BENCHMARK-FORMAT.md
-"What real suites look like").
+"""Static counts of hidden test cases (docs/scoring.md "Metrics per task": `tests_total` N;
+docs/benchmark-format.md "What real suites look like").
 
 Python: the larger of this count and pytest's collect-only count is N (white-box suites: this count alone).
 Java: this count is N. Source is parsed (`ast`) or scanned, never imported or run.

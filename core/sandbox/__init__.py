@@ -1,4 +1,4 @@
-"""Backends that run untrusted processes (DESIGN.md "Shape"). Django-free.
+"""Backends that run untrusted processes (docs/architecture.md "Shape"). Django-free.
 
 `get_backend(name, **options)` returns a `SandboxBackend`; every backend hands out one `TaskSandbox`
 per evaluated task, which runs commands, starts the service and tears everything down.

@@ -13,7 +13,7 @@ from typing import Callable, ContextManager, Iterable, Mapping, Sequence, TypeVa
 
 T = TypeVar("T")
 
-#: Logs kept per phase (SCORING.md "What a submitter may see": each capped at 64 KiB).
+#: Logs kept per phase (docs/scoring.md "What a submitter may see": each capped at 64 KiB).
 LOG_CAP_BYTES = 64 * 1024
 
 

@@ -109,8 +109,8 @@ def system_detail(request, pk: int):
     endpoint form and the "Run on split" button."""
     system = get_object_or_404(System.objects.select_related("team"), pk=pk)
     subs = list(submissions_visible(user=request.user).filter(system=system).prefetch_related("runs"))
-    scored = [(f"#{s.pk} {s.created_at:%Y-%m-%d}", run.summary["overall"]["outcomes"])
-              for s in subs for run in s.runs.all()[:1] if run.summary]
+    scored = [(f"#{s.pk} {s.created_at:%Y-%m-%d}", run.scores.overall["outcomes"])
+              for s in subs for run in s.runs.all()[:1] if run.scores]
     figure = failure_breakdown_figure(rows=scored, title="Failure breakdown per submission") if scored else None
     return render(request, "leaderboard/system_detail.html", {"system": system, "submissions": subs,
                                                               "figure": figure,

@@ -60,8 +60,8 @@ def detail(request, pk: int):
     run = run_latest(submission=submission)
     results = list(run.results.select_related("task").order_by("task__name")) if run else []
     public_split = submission.split.visibility == "public"
-    figure = failure_breakdown_figure(rows=[("all tasks", run.summary["overall"]["outcomes"])],
-                                      title="Failure breakdown") if run and run.summary else None
+    figure = failure_breakdown_figure(rows=[("all tasks", run.scores.overall["outcomes"])],
+                                      title="Failure breakdown") if run and run.scores else None
     stalled = bool(run and run.status == "queued" and (timezone.now() - run.created_at).total_seconds() > 60)
     stalled = stalled or (submission.status == Submission.Status.GENERATING and submission.generation_heartbeat is None
                           and (timezone.now() - submission.created_at).total_seconds() > 60)

@@ -7,6 +7,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from catalog.models import Split, System
+from catalog.selectors import user_in_team
 
 from ..models import AgentEndpoint, GenerationCall, Submission
 
@@ -24,7 +25,7 @@ def endpoint_data(endpoint: AgentEndpoint) -> dict[str, Any]:
 
 def user_owns_system(*, system: System, user: User | AnonymousUser) -> bool:
     """True when the user belongs to the system's team."""
-    return bool(user.is_authenticated and system.team.members.filter(pk=user.pk).exists())
+    return user_in_team(user=user, team=system.team)
 
 
 def splits_for_runs(*, user: User | AnonymousUser) -> QuerySet[Split]:

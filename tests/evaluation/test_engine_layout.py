@@ -1,4 +1,5 @@
-"""Finding start.sh and requirements.txt in a submitted repository (SCORING.md phases 2 and 3)."""
+"""Finding start.sh and requirements.txt in a submitted repository (docs/scoring.md "The run of one task": install
+and start)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The engine end to end on the demo benchmark (SCORING.md "The run of one task", "Failure taxonomy").
+"""The engine end to end on the demo benchmark (docs/scoring.md "The run of one task", "Failure taxonomy").
 
 Real sandbox, real installs (warm uv cache), real hidden suites. Each test gets its own work root
 under settings.EVALUATION_WORK_ROOT, so the leftover checks (work folder gone, no process of the
@@ -19,7 +19,7 @@ import pytest
 from core.engine.runner import evaluate_task
 from core.engine.spec import PhaseLimits, TaskEvaluation
 from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
-from evaluation.pipeline import folder_evaluate, task_evaluate
+from evaluation.pipeline import folder_evaluate, repo_evaluate
 from catalog.services import task_reference_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,7 +134,7 @@ def test_todolist_reference_passes_with_full_marks(own_work_root, task_named):
         if phase == "test":  # the service is up: its processes are visible to the leftover check
             running["service"] = processes_touching(own_work_root)
 
-    result = task_evaluate(task=task, repo=task_reference_dir(task), on_phase=on_phase)
+    result = repo_evaluate(task=task, repo=task_reference_dir(task), on_phase=on_phase)
 
     assert result.outcome == "passed", result.detail
     assert (result.tests_passed, result.tests_total) == (17, 17)
@@ -153,7 +153,7 @@ def test_todolist_reference_passes_with_full_marks(own_work_root, task_named):
 def test_agent_alpha_todolist_fails_the_update_tests_and_lacks_put(own_work_root, task_named):
     task = task_named("TodoList")
 
-    result = task_evaluate(task=task, repo=SUBMISSIONS / "agent-alpha" / "TodoList")
+    result = repo_evaluate(task=task, repo=SUBMISSIONS / "agent-alpha" / "TodoList")
 
     assert result.outcome == "tests_failed", result.detail
     assert (result.tests_passed, result.tests_total) == (14, 17)
@@ -167,7 +167,7 @@ def test_agent_alpha_todolist_fails_the_update_tests_and_lacks_put(own_work_root
 def test_agent_beta_notes_has_no_start_script(own_work_root, task_named):
     task = task_named("Notes")
 
-    result = task_evaluate(task=task, repo=SUBMISSIONS / "agent-beta" / "Notes")
+    result = repo_evaluate(task=task, repo=SUBMISSIONS / "agent-beta" / "Notes")
 
     assert result.outcome == "no_start_script"
     assert (result.dsr, result.tests_passed, result.tests_total) == (0, 0, task.tests_total)
@@ -180,7 +180,7 @@ def test_agent_beta_notes_has_no_start_script(own_work_root, task_named):
 def test_agent_beta_bookstore_crashes_at_start_and_shows_why(own_work_root, task_named):
     task = task_named("Bookstore")
 
-    result = task_evaluate(task=task, repo=SUBMISSIONS / "agent-beta" / "Bookstore")
+    result = repo_evaluate(task=task, repo=SUBMISSIONS / "agent-beta" / "Bookstore")
 
     assert result.outcome == "start_crashed", result.detail
     assert (result.dsr, result.tests_passed, result.tests_total) == (0, 0, 18)
@@ -192,7 +192,7 @@ def test_agent_beta_bookstore_crashes_at_start_and_shows_why(own_work_root, task
 def test_missing_task_folder_scores_zero_of_all_tests(own_work_root, task_named, tmp_path, repo):
     task = task_named("TodoList")
 
-    result = task_evaluate(task=task, repo=tmp_path / repo if repo else None)
+    result = repo_evaluate(task=task, repo=tmp_path / repo if repo else None)
 
     assert result.outcome == "missing"
     assert (result.dsr, result.tests_passed, result.tests_total) == (0, 0, 17)
@@ -357,7 +357,7 @@ def test_service_that_hangs_on_every_request_is_probed_and_tested_in_bounded_tim
 def test_inventory_service_java_reference_passes(own_work_root, task_named):
     task = task_named("InventoryService")
 
-    result = task_evaluate(task=task, repo=task_reference_dir(task))
+    result = repo_evaluate(task=task, repo=task_reference_dir(task))
 
     assert result.outcome == "passed", result.detail
     assert (result.tests_passed, result.tests_total) == (15, 15)

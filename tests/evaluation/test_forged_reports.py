@@ -1,4 +1,4 @@
-"""Forged test reports end `tampered` (docs/scoring.md, test phase: sentinel tests). Where the report comes from a
+"""Forged test reports end `tampered` (docs/scoring.md "The test phase": sentinel tests). Where the report comes from a
 process that runs submitted code, the submission can try to rewrite it; the platform's two sentinel tests (one must
 pass, one must be skipped, random names) catch it. Each attack runs on both backends.
 

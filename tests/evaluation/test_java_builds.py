@@ -1,5 +1,5 @@
-"""Java builds from Maven Central, safely (docs/scoring.md, install phase): each task builds into its own Maven
-repository (an overlay over the platform's), online through the allow-listing proxy only. The two attacks (an
+"""Java builds from Maven Central, safely (docs/scoring.md "The run of one task", install phase): each task builds
+into its own Maven repository (an overlay over the platform's), online through the allow-listing proxy only. The two attacks (an
 artifact planted for the next submission, a pom reaching for another repository) run on both backends.
 
 Real sandbox, real Maven, real Maven Central (reached through the proxy): marked slow (and docker).

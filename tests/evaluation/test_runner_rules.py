@@ -1,4 +1,4 @@
-"""The test phase's v2 rules (docs/scoring.md "The run of one task", test phase) on small suites of our own that
+"""The test phase's v2 rules (docs/scoring.md "The test phase") on small suites of our own that
 mimic the patterns of the published RepoGenesis suites: a base path in the default URL, an import that no
 requirements file names, a skip-unless-healthy conftest, `pytest.exit` in a fixture, a white-box import.
 

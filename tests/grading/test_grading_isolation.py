@@ -1,4 +1,5 @@
-"""DESIGN.md: `grading` imports nothing from Django or the rest of the project: stdlib, httpx and itself only."""
+"""docs/architecture.md "Shape": `grading` imports nothing from Django or the rest of the project: stdlib, httpx and
+itself only."""
 from __future__ import annotations
 
 import ast

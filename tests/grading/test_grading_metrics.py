@@ -1,4 +1,4 @@
-"""Per-task metrics, macro means and bootstrap intervals (SCORING.md "Metrics per task", "Aggregates")."""
+"""Per-task metrics, macro means and bootstrap intervals (docs/scoring.md "Metrics per task", "Aggregates")."""
 from __future__ import annotations
 
 import random

@@ -1,4 +1,4 @@
-"""The dynamic probe of SCORING.md "AC (task)" against real HTTP servers on 127.0.0.1."""
+"""The dynamic probe of docs/scoring.md "API Coverage" against real HTTP servers on 127.0.0.1."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Leaderboard ranking (SCORING.md "Ranking")."""
+"""Leaderboard ranking (docs/scoring.md "Ranking")."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone

@@ -1,4 +1,4 @@
-"""The static route check of SCORING.md "AC (task)" on small fake repositories, one framework style each."""
+"""The static route check of docs/scoring.md "API Coverage" on small fake repositories, one framework style each."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Failure taxonomy (SCORING.md "Failure taxonomy")."""
+"""Failure taxonomy (docs/scoring.md "Failure taxonomy")."""
 from __future__ import annotations
 
 from core.grading.taxonomy import DEPLOYED, GROUPS, LABELS, SCORED, Outcome, outcome_group, outcome_label

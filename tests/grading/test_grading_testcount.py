@@ -1,4 +1,4 @@
-"""Static test counts (SCORING.md "Metrics per task": tests_total N)."""
+"""Static test counts (docs/scoring.md "Metrics per task": tests_total N)."""
 from __future__ import annotations
 
 import subprocess

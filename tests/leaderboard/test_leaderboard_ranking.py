@@ -1,4 +1,4 @@
-"""Ranking per SCORING.md: order, shared ranks, unfinished rows never ranked, per-language views."""
+"""Ranking per docs/scoring.md "Ranking": order, shared ranks, unfinished rows never ranked, per-language views."""
 import pytest
 
 from evaluation.models import EvaluationRun, RunStatus

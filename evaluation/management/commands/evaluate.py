@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
 from evaluation.engine_setup import environment_stamp, sandbox_backend
-from core.report import build_report, report_csv, task_entry
+from core.report import build_report, entry_from_evaluation, report_csv
 from evaluation.pipeline import folder_evaluate
 from submissions.services import archive_limits
 from catalog.selectors import NotFound, split_get, split_tasks
@@ -52,13 +52,7 @@ class Command(BaseCommand):
                               f"(isolation {sandbox_backend().isolation}) ...")
             pairs = folder_evaluate(tasks=tasks, root=root, concurrency=opts["concurrency"],
                                     on_done=lambda t, e: self.stdout.write(f"  done {t.name}: {e.outcome}"))
-        entries = [task_entry(task=t.name, language=t.language, framework=t.framework, domain=t.domain,
-                              outcome=e.outcome, dsr=e.dsr, ac=e.ac,
-                              endpoints=[{"method": x.method, "path": x.path, "implemented": x.implemented,
-                                          "evidence": x.evidence} for x in e.endpoints],
-                              tests_passed=e.tests_passed, tests_total=e.tests_total, durations=e.durations,
-                              detail=e.detail, reference_status=t.reference_status, excluded=t.is_excluded,
-                              defects=[d["text"] for d in t.defects]) for t, e in pairs]
+        entries = [entry_from_evaluation(t, e) for t, e in pairs]
         report = build_report(
             benchmark={"name": split.benchmark.name, "version": split.benchmark.version, "split": split.name},
             evaluator={"version": EVALUATOR_VERSION, "backend": sandbox_backend().name,
