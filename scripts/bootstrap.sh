@@ -8,6 +8,7 @@ WITH_BROWSER="${WITH_BROWSER:-0}"
 need=()
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v ip >/dev/null || need+=(iproute2)
+ldconfig -p 2>/dev/null | grep -q "libseccomp.so.2" || need+=(libseccomp2)  # the sandbox's seccomp filter (pyseccomp)
 [ -x /usr/bin/python3 ] || need+=(python3 python3-venv)
 if [ "$WITH_BROWSER" = 1 ]; then command -v chromium >/dev/null || need+=(chromium); fi
 if [ "${WITH_DOCKER:-0}" = 1 ]; then command -v dockerd >/dev/null || need+=(docker.io); fi
@@ -26,6 +27,14 @@ fi
 if [ ! -x .venv/bin/uv ]; then
   .venv/bin/pip install -q "uv==0.13.8"
 fi
+# The site's secret key when SECRET_KEY is not set: generated once, private to this user, kept under VAR_DIR (never
+# committed); config/settings.py only reads it.
+var_dir="${VAR_DIR:-var}"
+if [ -z "${SECRET_KEY:-}" ] && [ ! -s "$var_dir/secret_key" ]; then
+  mkdir -p "$var_dir"
+  (umask 077 && python3 -c 'import secrets; print(secrets.token_urlsafe(50))' >"$var_dir/secret_key")
+fi
+
 stamp=.venv/.requirements-$(cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
   .venv/bin/uv pip install -q --python .venv/bin/python -r requirements-dev.txt

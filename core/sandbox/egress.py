@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import select
+import selectors
 import socket
 import threading
+import time
 from typing import Iterable
 
 from . import netns
@@ -21,6 +22,11 @@ log = logging.getLogger(__name__)
 DEFAULT_HOSTS = ("pypi.org", "files.pythonhosted.org", "repo.maven.apache.org", "repo1.maven.org")
 HEADER_LIMIT = 16 * 1024
 IDLE_SECONDS = 120
+#: Per-task caps (issue 15, escape 7): connections relayed at once (each costs one thread and two descriptors; a
+#: connection over the cap is refused with 503 at once), and the wall-clock budget for a CONNECT head, which a
+#: client sending one byte at a time cannot stretch.
+MAX_CONNECTIONS = 16
+HEAD_SECONDS = 10.0
 
 
 #: Never reachable through the proxy: loopback, RFC 1918, carrier-grade NAT, link-local (cloud metadata
@@ -62,6 +68,17 @@ class EgressProxy:
         self._server: socket.socket | None = None
         self._accept_thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()  # every client and upstream socket in use, closed at exit
+        self._threads: set[threading.Thread] = set()
+        self.refused_busy = 0  # connections refused because MAX_CONNECTIONS were in use
+
+    @property
+    def active(self) -> int:
+        """Connections being handled now (at most MAX_CONNECTIONS)."""
+        with self._lock:
+            return len(self._threads)
 
     @property
     def url(self) -> str:
@@ -91,6 +108,15 @@ class EgressProxy:
             self._server.close()
         if self._accept_thread is not None:
             self._accept_thread.join(timeout=5)
+        with self._lock:  # end every relay now: the install phase is over
+            sockets, threads = list(self._open), list(self._threads)
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        for thread in threads:
+            thread.join(timeout=5)
 
     def _accept_loop(self) -> None:
         while not self._stop.is_set():
@@ -103,11 +129,39 @@ class EgressProxy:
             if self._stop.is_set():  # accepted while stopping: the install phase is over
                 client.close()
                 return
-            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
+            if not self._slots.acquire(blocking=False):
+                self.refused_busy += 1
+                try:
+                    client.settimeout(1)
+                    client.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
+                except OSError:
+                    pass
+                client.close()
+                continue
+            thread = threading.Thread(target=self._handle_in_slot, args=(client,), daemon=True, name="egress-relay")
+            with self._lock:
+                self._threads.add(thread)
+                self._open.add(client)
+            thread.start()
+
+    def _handle_in_slot(self, client: socket.socket) -> None:
+        try:
+            self._handle(client)
+        finally:
+            with self._lock:
+                self._threads.discard(threading.current_thread())
+                self._open.discard(client)
+            self._slots.release()
 
     def _read_head(self, client: socket.socket) -> bytes:
+        """The CONNECT head, read within HEAD_SECONDS in all (raises socket.timeout past it)."""
+        deadline = time.monotonic() + HEAD_SECONDS
         data = b""
         while b"\r\n\r\n" not in data and len(data) < HEADER_LIMIT:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("the CONNECT head took longer than its budget")
+            client.settimeout(left)
             chunk = client.recv(4096)
             if not chunk:
                 break
@@ -115,7 +169,6 @@ class EgressProxy:
         return data
 
     def _handle(self, client: socket.socket) -> None:
-        client.settimeout(30)
         upstream = None
         try:
             head = self._read_head(client)
@@ -131,7 +184,10 @@ class EgressProxy:
             if target is None:
                 client.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
                 return
+            client.settimeout(30)
             upstream = socket.socket(target[0], socket.SOCK_STREAM)
+            with self._lock:
+                self._open.add(upstream)
             upstream.settimeout(30)
             upstream.connect(target[1])
             client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
@@ -141,16 +197,23 @@ class EgressProxy:
         finally:
             client.close()
             if upstream is not None:
+                with self._lock:
+                    self._open.discard(upstream)
                 upstream.close()
 
     def _relay(self, a: socket.socket, b: socket.socket) -> None:
+        """Copy bytes both ways until either side closes or both are idle for IDLE_SECONDS (epoll, so descriptor
+        numbers above 1024 are fine)."""
         peers = {a: b, b: a}
-        while not self._stop.is_set():
-            ready, _, _ = select.select(list(peers), [], [], IDLE_SECONDS)
-            if not ready:
-                return
-            for sock in ready:
-                data = sock.recv(65536)
-                if not data:
+        with selectors.DefaultSelector() as selector:
+            for sock in peers:
+                selector.register(sock, selectors.EVENT_READ)
+            while not self._stop.is_set():
+                ready = selector.select(IDLE_SECONDS)
+                if not ready:
                     return
-                peers[sock].sendall(data)
+                for key, _ in ready:
+                    data = key.fileobj.recv(65536)
+                    if not data:
+                        return
+                    peers[key.fileobj].sendall(data)

@@ -21,7 +21,7 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from . import cgroups, netns, procfs
+from . import cgroups, netns, procfs, seccomp
 from .cgroups import ResourceLimits, TaskCgroup
 from .egress import EgressProxy
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
@@ -174,11 +174,12 @@ class BwrapTaskSandbox(TaskSandbox):
         return user.uid, user.gid
 
     def _argv(self, argv: Sequence[str], *, role: Role, cwd: Path, env: Mapping[str, str],
-              mounts: Sequence[Mount]) -> list[str]:
+              mounts: Sequence[Mount], seccomp_fd: int) -> list[str]:
         user = self.users[role]
         size = str(self.backend.tmpfs_bytes)
         cmd = [*self.cgroup.enter_prefix(), "ip", "netns", "exec", self.netns]
-        cmd += ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
+        cmd += ["bwrap", "--die-with-parent", "--new-session", "--seccomp", str(seccomp_fd),
+                "--unshare-pid", "--unshare-ipc",
                 "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
                 "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
@@ -207,13 +208,23 @@ class BwrapTaskSandbox(TaskSandbox):
         return cmd + list(argv)
 
     def run(self, argv, *, role, cwd, env, timeout, mounts=()) -> ExecResult:
-        full = self._argv(argv, role=role, cwd=cwd, env=env, mounts=mounts)
-        return run_capped(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=timeout)
+        fd = seccomp.program_fd()
+        try:
+            full = self._argv(argv, role=role, cwd=cwd, env=env, mounts=mounts, seccomp_fd=fd)
+            return run_capped(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=timeout,
+                              pass_fds=(fd,))
+        finally:
+            os.close(fd)
 
     def start_service(self, argv, *, cwd, env, mounts=()) -> ServiceHandle:
         keeper = ["bash", "-c", 'bash "$@"; exec sleep infinity', "keeper", *argv]
-        full = self._argv(keeper, role=Role.SERVICE, cwd=cwd, env=env, mounts=mounts)
-        proc, reader = spawn(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        fd = seccomp.program_fd()
+        try:
+            full = self._argv(keeper, role=Role.SERVICE, cwd=cwd, env=env, mounts=mounts, seccomp_fd=fd)
+            proc, reader = spawn(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                                 pass_fds=(fd,))
+        finally:
+            os.close(fd)
         handle = _PidNamespaceService(proc, reader)
         self.services.append(handle)
         return handle

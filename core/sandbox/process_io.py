@@ -56,20 +56,21 @@ class CappedReader:
         self._thread.join(timeout)
 
 
-def spawn(argv: Sequence[str], *, cwd: Path | None, env: Mapping[str, str]) -> tuple[subprocess.Popen, CappedReader]:
-    """Start argv in its own session with stdout+stderr captured by a CappedReader."""
+def spawn(argv: Sequence[str], *, cwd: Path | None, env: Mapping[str, str],
+          pass_fds: Sequence[int] = ()) -> tuple[subprocess.Popen, CappedReader]:
+    """Start argv in its own session with stdout+stderr captured by a CappedReader; `pass_fds` stay open in it."""
     proc = subprocess.Popen(
         list(argv), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, start_new_session=True,
+        stderr=subprocess.STDOUT, start_new_session=True, pass_fds=tuple(pass_fds),
     )
     return proc, CappedReader(proc.stdout)
 
 
 def run_capped(argv: Sequence[str], *, cwd: Path | None, env: Mapping[str, str], timeout: float,
-               on_timeout=None) -> ExecResult:
+               on_timeout=None, pass_fds: Sequence[int] = ()) -> ExecResult:
     """Run argv to completion or `timeout` seconds; on time-out kill its process group (and call on_timeout)."""
     started = time.monotonic()
-    proc, reader = spawn(argv, cwd=cwd, env=env)
+    proc, reader = spawn(argv, cwd=cwd, env=env, pass_fds=pass_fds)
     timed_out = False
     try:
         proc.wait(timeout=timeout)

@@ -1,0 +1,43 @@
+"""The seccomp filter of every command the local backend runs: no kernel keyrings.
+
+Kernel keyrings belong to a uid, not to a namespace: bubblewrap and the network namespace do not separate them,
+and keys outlive the processes that made them. A service could keep what it saw (every request of the hidden
+suite) in a key that the next task run under the same pooled uid reads back (issue 15, escape 5). The filter
+answers `add_key`, `request_key` and `keyctl` with ENOSYS, the way Docker's default seccomp profile refuses the
+same three calls for the docker backend. The program is built once with libseccomp (pyseccomp, which also covers
+the x32 and i386 entry points) and handed to `bwrap --seccomp FD`.
+"""
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import tempfile
+
+#: Refused inside the sandbox (ENOSYS: a program asking for them behaves as on a kernel without keyrings).
+REFUSED_SYSCALLS = ("add_key", "request_key", "keyctl")
+
+
+@functools.cache
+def program() -> bytes:
+    """The BPF program (bytes) that allows every system call but REFUSED_SYSCALLS. Raises OSError when
+    libseccomp cannot be loaded."""
+    import pyseccomp
+
+    refuse = pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
+    for name in REFUSED_SYSCALLS:
+        refuse.add_rule(pyseccomp.ERRNO(errno.ENOSYS), name)
+    with tempfile.TemporaryFile() as out:  # libseccomp writes to a descriptor
+        refuse.export_bpf(out)
+        out.seek(0)
+        return out.read()
+
+
+def program_fd() -> int:
+    """A new readable descriptor holding `program()`, positioned at its start and inheritable: bwrap reads it once
+    at start (`--seccomp FD`). The caller closes it once the command is started."""
+    fd = os.memfd_create("rg-seccomp", 0)
+    os.write(fd, program())
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.set_inheritable(fd, True)
+    return fd
