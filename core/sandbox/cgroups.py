@@ -18,11 +18,14 @@ PARENT = "rg"
 
 @dataclass(frozen=True)
 class ResourceLimits:
-    """Memory in bytes (swap included: memory + swap never exceeds it), processes, CPU in cores."""
+    """Memory in bytes (swap included: memory + swap never exceeds it), processes, CPU in cores, and the socket
+    buffers of the task's TCP connections in bytes: charged to `memory_bytes` on cgroup v2, a limit of its own on
+    v1 (`memory.kmem.tcp.limit_in_bytes`), where the kernel does not count them as memory at all otherwise."""
 
     memory_bytes: int = 2 * 1024 ** 3
     pids: int = 512
     cpus: float = 1.0
+    tcp_memory_bytes: int = 256 * 1024 ** 2
 
 
 def version() -> int | None:
@@ -32,6 +35,12 @@ def version() -> int | None:
     if all((ROOT / c).is_dir() for c in ("memory", "pids", "cpu")) and os.access(ROOT / "memory", os.W_OK):
         return 1
     return None
+
+
+def limit_tcp_memory_v1(memory_dir: Path, limit_bytes: int) -> bool:
+    """Cap the TCP socket buffers of a v1 memory cgroup (`memory.kmem.tcp.limit_in_bytes`): without it, unread
+    connections hold buffer memory that no limit counts (issue 15, escape 6). False when the file is absent."""
+    return _write(memory_dir / "memory.kmem.tcp.limit_in_bytes", str(limit_bytes))
 
 
 def _write(path: Path, value: str) -> bool:
@@ -87,6 +96,7 @@ class TaskCgroup:
         memory, pid_dir, cpu = self.dirs
         _write(memory / "memory.limit_in_bytes", mem)
         _write(memory / "memory.memsw.limit_in_bytes", mem)  # absent without swap accounting: then no swap limit
+        limit_tcp_memory_v1(memory, self.limits.tcp_memory_bytes)
         _write(pid_dir / "pids.max", pids)
         _write(cpu / "cpu.cfs_period_us", str(period))
         _write(cpu / "cpu.cfs_quota_us", quota)

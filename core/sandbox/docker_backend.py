@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from . import netns, procfs
+from . import cgroups, netns, procfs
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
 from .cgroups import ResourceLimits
 from .egress import EgressProxy
@@ -421,6 +421,7 @@ class DockerTaskSandbox(TaskSandbox):
 
         try:
             container.start()
+            self._limit_tcp_memory(container)
             return None
         except docker.errors.APIError as exc:
             text = str(exc.explanation or exc)
@@ -430,6 +431,19 @@ class DockerTaskSandbox(TaskSandbox):
             raise SandboxError(f"dockerd cannot start {container.name}: {exc}") from exc
         except Exception as exc:  # noqa: BLE001
             raise SandboxError(f"dockerd is not reachable ({exc}); {DAEMON_HINT}") from exc
+
+    def _limit_tcp_memory(self, container) -> None:
+        """On cgroup v1, cap the container's TCP socket buffers (cgroups.limit_tcp_memory_v1), which dockerd's
+        memory limit does not count there; on v2 they are already charged to it. Written right after the start:
+        the container's memory cgroup exists only from then on."""
+        if cgroups.version() != 1:
+            return
+        parent = (container.attrs.get("HostConfig") or {}).get("CgroupParent") or "docker"
+        memory = cgroups.ROOT / "memory"
+        for folder in (memory / parent.strip("/") / container.id, memory / "system.slice" / f"docker-{container.id}.scope"):
+            if cgroups.limit_tcp_memory_v1(folder, self.backend.limits.tcp_memory_bytes):
+                return
+        log.warning("cannot cap the TCP buffers of %s: no v1 memory cgroup found", container.name)
 
     def _remove(self, container) -> bool:
         import docker
