@@ -6,6 +6,7 @@ under the same prefix, then request the endpoint itself and compare.
 """
 from __future__ import annotations
 
+import asyncio
 import enum
 import re
 import secrets
@@ -32,7 +33,9 @@ class Reason(str, enum.Enum):
     BODY_DIFFERS = "body_differs"  # 404, but not the service's "no such route" 404: implemented
     NOT_FOUND = "not_found"  # 404 with the fingerprint's body, 405 or 501: not implemented
     ENDPOINT_ERROR = "endpoint_error"  # connection error or time-out on the endpoint: not implemented
-    CATCH_ALL = "catch_all"  # the unknown path did not answer 404: inconclusive
+    CATCH_ALL = "catch_all"  # the unknown paths answered alike, not 404, and so did the endpoint: not implemented
+    CATCH_ALL_DIFFERS = "catch_all_differs"  # unknown paths answer alike (not 404); the endpoint differs: implemented
+    CATCH_ALL_UNSTABLE = "catch_all_unstable"  # two unknown paths answered differently (not 404): not implemented
     FINGERPRINT_ERROR = "fingerprint_error"  # the unknown path could not be requested: inconclusive
     BUDGET_EXHAUSTED = "budget_exhausted"  # the probe's overall time budget ran out first: inconclusive
 
@@ -58,16 +61,6 @@ class ProbeResult:
     results: dict[Endpoint, bool | None]
     observations: dict[Endpoint, ProbeObservation]
 
-    @property
-    def implemented(self) -> int:
-        """Endpoints the probe found implemented."""
-        return sum(1 for v in self.results.values() if v is True)
-
-    @property
-    def inconclusive(self) -> list[Endpoint]:
-        """Endpoints the probe could not decide, in input order."""
-        return [e for e, v in self.results.items() if v is None]
-
 
 @dataclass(frozen=True)
 class _Reply:
@@ -83,8 +76,11 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     For each endpoint (method M, normalised path P):
     1. fingerprint: M on `<prefix>/<random hex>`, where `<prefix>` is P's first segment when P has two or more
        segments and the first is not a parameter (`/api/v1/x` -> `/api/<hex>`), else the root (`/<hex>`);
-       cached per (M, prefix) within one call. A connection error or time-out -> None (`fingerprint_error`);
-       a status other than 404 -> None (`catch_all`).
+       cached per (M, prefix) within one call. A connection error or time-out -> None (`fingerprint_error`).
+       A status other than 404 is a catch-all: a second unknown path is requested; when the two replies differ
+       (status or shaped body) the catch-all is unstable and the endpoint is not implemented
+       (`catch_all_unstable`); otherwise the endpoint is implemented only when its reply differs from the
+       catch-all's (`catch_all_differs`, else `catch_all`), so dead route code behind a catch-all earns nothing.
     2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
        redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
        differs from the fingerprint's. Bodies are compared after replacing the requested path (and the random
@@ -92,15 +88,20 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
        echoes the path or the time (Express, Spring) still compares equal. A connection error or time-out -> False.
     3. when step 2 found nothing and P does not end in `/`, P + `/` is tried the same way (READMEs such as
        Django's declare trailing slashes that normalisation drops); only a non-redirect answer counts there.
-    `timeout` is in seconds per request (connect and each read); `budget` (seconds, None: unlimited) bounds
+    `timeout` is the wall-clock limit in seconds of each request, whatever the service trickles; `budget` (seconds, None: unlimited) bounds
     the whole probe: endpoints not reached in time are inconclusive (`budget_exhausted`), so the static
     check decides them. Environment proxies are ignored.
     Returns a ProbeResult with every endpoint as a key. Raises nothing for service misbehaviour.
     """
+    return asyncio.run(_probe_all(base_url=base_url, endpoints=endpoints, timeout=timeout, budget=budget))
+
+
+async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float,
+                     budget: float | None) -> ProbeResult:
     results: dict[Endpoint, bool | None] = {}
     observations: dict[Endpoint, ProbeObservation] = {}
     fingerprints: dict[tuple[str, str], _Reply | None] = {}
-    with httpx.Client(
+    async with httpx.AsyncClient(
         base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
     ) as client:
         deadline = None if budget is None else time.monotonic() + budget
@@ -108,14 +109,14 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
             if deadline is not None and time.monotonic() >= deadline:
                 observation = ProbeObservation(None, Reason.BUDGET_EXHAUSTED, None, None)
             else:
-                observation = _probe_one(client, endpoint, fingerprints, timeout)
+                observation = await _probe_one(client, endpoint, fingerprints, timeout)
             results[endpoint] = observation.implemented
             observations[endpoint] = observation
     return ProbeResult(results, observations)
 
 
-def _probe_one(
-    client: httpx.Client,
+async def _probe_one(
+    client: httpx.AsyncClient,
     endpoint: Endpoint,
     fingerprints: dict[tuple[str, str], _Reply | None],
     timeout: float,
@@ -124,28 +125,49 @@ def _probe_one(
     path = normalize_path(endpoint.path)
     key = (method, _prefix(path))
     if key not in fingerprints:
-        token = secrets.token_hex(8)
-        unknown = f"{key[1]}/{token}"
-        reply = _request(client, method, unknown, timeout)
-        fingerprints[key] = reply and _Reply(reply.status, _shape(reply.body, unknown, token))
+        fingerprints[key] = await _fingerprint(client, method, key[1], timeout)
     fingerprint = fingerprints[key]
     if fingerprint is None:
         return ProbeObservation(None, Reason.FINGERPRINT_ERROR, None, None)
-    if fingerprint.status != 404:
-        return ProbeObservation(None, Reason.CATCH_ALL, None, fingerprint.status)
+    if fingerprint is _UNSTABLE:
+        return ProbeObservation(False, Reason.CATCH_ALL_UNSTABLE, None, None)
 
     concrete = fill_params(path)
-    reply = _request(client, method, concrete, timeout)
+    reply = await _request(client, method, concrete, timeout)
     if reply is None:
         return ProbeObservation(False, Reason.ENDPOINT_ERROR, None, fingerprint.status)
+    if fingerprint.status != 404:
+        same = reply.status == fingerprint.status and _shape(reply.body, concrete, None) == fingerprint.body
+        return ProbeObservation(not same, Reason.CATCH_ALL if same else Reason.CATCH_ALL_DIFFERS, reply.status,
+                                fingerprint.status)
     decision = _decide(reply, concrete, fingerprint)
     if decision is Reason.NOT_FOUND and reply.status == 404 and concrete != "/":
-        slashed = _request(client, method, concrete + "/", timeout)
+        slashed = await _request(client, method, concrete + "/", timeout)
         if slashed is not None and not 300 <= slashed.status < 400:
             retry = _decide(slashed, concrete + "/", fingerprint)
             if retry is not Reason.NOT_FOUND:
                 return ProbeObservation(True, retry, slashed.status, fingerprint.status)
     return ProbeObservation(decision is not Reason.NOT_FOUND, decision, reply.status, fingerprint.status)
+
+
+#: The fingerprint of a catch-all whose unknown paths answer differently from each other.
+_UNSTABLE = _Reply(0, "")
+
+
+async def _fingerprint(client: httpx.AsyncClient, method: str, prefix: str, timeout: float) -> _Reply | None:
+    """The service's reply to `method` on a random unknown path under `prefix`, shaped (see `probe_endpoints`); a
+    non-404 reply is checked against a second unknown path (`_UNSTABLE` when they differ). None on no reply."""
+    replies = []
+    for _ in range(2):
+        token = secrets.token_hex(8)
+        unknown = f"{prefix}/{token}"
+        reply = await _request(client, method, unknown, timeout)
+        if reply is None:
+            return None
+        replies.append(_Reply(reply.status, _shape(reply.body, unknown, token)))
+        if reply.status == 404:
+            return replies[0]
+    return replies[0] if replies[0] == replies[1] else _UNSTABLE
 
 
 def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
@@ -163,24 +185,29 @@ def _prefix(path: str) -> str:
     return ""
 
 
-def _request(client: httpx.Client, method: str, path: str, timeout: float) -> _Reply | None:
-    """One request; at most MAX_BODY_BYTES of the body, read for at most about `timeout` seconds. None on a
-    connection error or time-out."""
+async def _request(client: httpx.AsyncClient, method: str, path: str, timeout: float) -> _Reply | None:
+    """One request, within `timeout` seconds of wall-clock time in all (connecting, the status line and headers, the
+    body), so a service that trickles one byte at a time cannot stretch it (issue 15, escape 8); at most
+    MAX_BODY_BYTES of the body. A reply whose body is cut by the deadline keeps what arrived. None on a connection
+    error, or when no status and headers arrived in time."""
     kwargs: dict[str, object] = {"json": {}} if method in BODY_METHODS else {}
+    status: int | None = None
+    chunks: list[bytes] = []
     try:
-        with client.stream(method, path, **kwargs) as response:
-            chunks: list[bytes] = []
-            size = 0
-            deadline = time.monotonic() + timeout
-            for chunk in response.iter_bytes():
-                chunks.append(chunk)
-                size += len(chunk)
-                if size >= MAX_BODY_BYTES or time.monotonic() > deadline:
-                    break
-            body = b"".join(chunks)[:MAX_BODY_BYTES]
-            return _Reply(response.status_code, body.decode("utf-8", errors="replace"))
-    except httpx.HTTPError:
-        return None
+        async with asyncio.timeout(timeout):
+            async with client.stream(method, path, **kwargs) as response:
+                status = response.status_code
+                size = 0
+                async for chunk in response.aiter_bytes():
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size >= MAX_BODY_BYTES:
+                        break
+    except (httpx.HTTPError, TimeoutError):
+        if status is None:
+            return None
+    body = b"".join(chunks)[:MAX_BODY_BYTES]
+    return _Reply(status, body.decode("utf-8", errors="replace"))
 
 
 _VOLATILE = [

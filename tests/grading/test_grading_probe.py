@@ -66,8 +66,6 @@ def test_real_routes_are_found_and_missing_ones_are_not(serve):
         E("PATCH", "/api/items"): False,
         E("GET", "/old"): True,
     }
-    assert result.implemented == 6
-    assert result.inconclusive == []
     assert result.observations[E("PUT", "/api/items/{id}")].endpoint_status == 405
     assert result.observations[E("GET", "/api/orders")].reason is Reason.NOT_FOUND
     assert result.observations[E("GET", "/old")].endpoint_status == 302
@@ -86,16 +84,30 @@ def test_real_routes_are_found_and_missing_ones_are_not(serve):
     assert len(get_api_fingerprints) == 1
 
 
-def test_catch_all_server_is_inconclusive(serve):
-    server = serve(lambda method, path, body: (200, "text/html", b"<html>app shell</html>"))
+def test_a_catch_all_earns_only_the_endpoints_that_answer_differently(serve):
+    def app(method, path, body):
+        if path == "/health" and method == "GET":  # the one real route
+            return json_reply(200, {"status": "ok"})
+        return 200, "text/html", f"<html>app shell for {path}</html>".encode()
+
+    server = serve(app)
     endpoints = [E("GET", "/api/items"), E("POST", "/api/items"), E("GET", "/health")]
     result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
-    assert result.results == {e: None for e in endpoints}
-    assert result.inconclusive == endpoints
-    assert {o.reason for o in result.observations.values()} == {Reason.CATCH_ALL}
+    assert result.results == {endpoints[0]: False, endpoints[1]: False, endpoints[2]: True}
+    assert [result.observations[e].reason for e in endpoints] == [Reason.CATCH_ALL, Reason.CATCH_ALL,
+                                                                  Reason.CATCH_ALL_DIFFERS]
     assert result.observations[endpoints[0]].fingerprint_status == 200
-    # the endpoint itself is never requested once the fingerprint shows a catch-all
-    assert not any(path == "/api/items" for _, path, _ in server.requests)
+
+
+def test_a_catch_all_that_answers_each_unknown_path_differently_earns_nothing(serve):
+    import secrets as random_tokens
+
+    server = serve(lambda method, path, body: (200, "application/json",
+                                               json.dumps({"ok": True, "n": random_tokens.token_hex(4)}).encode()))
+    endpoints = [E("GET", "/api/items"), E("DELETE", "/api/items/{id}"), E("GET", "/health")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {e: False for e in endpoints}
+    assert {o.reason for o in result.observations.values()} == {Reason.CATCH_ALL_UNSTABLE}
 
 
 def test_a_404_for_a_missing_item_differs_from_the_route_404(serve):
@@ -201,3 +213,52 @@ def test_overall_budget_leaves_unreached_endpoints_inconclusive(serve):
     assert result.results[E("GET", "/api/items")] is True
     assert result.results[E("GET", "/health")] is None
     assert result.observations[E("GET", "/health")].reason is Reason.BUDGET_EXHAUSTED
+
+
+def _trickling_server(stop):
+    """A server that answers every request with one byte of its status line and headers every 0.3 s (forever)."""
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.2)
+
+    def serve_one(conn):
+        reply = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"a" * 400 + b"\r\n\r\n"
+        with conn:
+            for byte in reply:
+                if stop.is_set():
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+                time.sleep(0.3)
+
+    def accept_loop():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            threading.Thread(target=serve_one, args=(conn,), daemon=True).start()
+        listener.close()
+
+    threading.Thread(target=accept_loop, daemon=True).start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+def test_a_service_that_trickles_its_headers_cannot_stretch_a_request():
+    import threading
+
+    stop = threading.Event()
+    base = _trickling_server(stop)
+    started = time.monotonic()
+    try:  # each read gets a byte well within the 1 s timeout: only a wall-clock limit ends the request
+        result = probe_endpoints(base_url=base, endpoints=[E("GET", "/a"), E("GET", "/b/c")], timeout=1.0)
+    finally:
+        stop.set()
+    elapsed = time.monotonic() - started
+    assert all(o.reason is Reason.FINGERPRINT_ERROR for o in result.observations.values())
+    assert elapsed < 4, f"two fingerprint requests of at most 1 s each took {elapsed:.1f} s"

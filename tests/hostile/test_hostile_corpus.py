@@ -3,7 +3,7 @@
 Every folder of tests/hostile/corpus is a small repository for the demo task TodoList (Flask, port 8080) plus its
 `attack.json` ({"description", "expected_outcome", "min_passed", "max_passed", "probe"}, and optionally "heavy": run
 alone, "also_contained_as": other outcomes that are the same containment reached by a race, "symlinks"/"sdists":
-made in the copy, "max_processes", "must_record", "log_limits", "log_must_not_contain",
+made in the copy, "max_processes", "max_ac_implemented", "must_record", "log_limits", "log_must_not_contain",
 "victim", "check_proxy_closed"; see `Batch.materialize` and `AttackRun.check`). Most
 attacks are the reference app (tests/hostile/kit/hostile_kit.py, copied next to each repository's code) with a
 hostile start.sh, a hostile background process or a hostile route, so the service still comes up and the hidden
@@ -370,6 +370,9 @@ class AttackRun:
             problems.append(f"{r.tests_passed} tests passed, expected {low}..{high}")
         if r.tests_total != 17:
             problems.append(f"tests_total {r.tests_total}, expected 17")
+        if "max_ac_implemented" in meta and r.ac_implemented > meta["max_ac_implemented"]:
+            problems.append(f"AC {r.ac_implemented}/{r.ac_declared}: more than {meta['max_ac_implemented']} endpoints "
+                            f"credited ({[(e.method, e.path, e.evidence) for e in r.endpoints if e.implemented]})")
         if not self.boxes:
             problems.append("no sandbox was opened")
         for box in self.boxes:
