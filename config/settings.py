@@ -2,38 +2,33 @@
 
 With no environment at all the site runs on SQLite and kombu's filesystem transport under `VAR_DIR`
 (default `./var`): no server to install. `DATABASE_URL=postgres://...` and
-`CELERY_BROKER_URL=redis://...` switch to the production parts.
+`CELERY_BROKER_URL=redis://...` switch to real servers; `DJANGO_DEBUG=0` turns on the production block at the end.
+
+Importing these settings writes nothing and creates no folder: each folder under VAR_DIR is made by the code that
+writes there (the SQLite backend config.sqlite3, the Celery app for the broker's folders, the services for
+benchmarks, work folders and caches); the secret key file is written by scripts/bootstrap.sh.
 """
 import os
 from pathlib import Path
-import secrets
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
-if (BASE_DIR / ".env").exists():
+if env.bool("DJANGO_READ_DOT_ENV", default=False):  # only when asked, as cookiecutter-django does
     environ.Env.read_env(BASE_DIR / ".env")
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)  # 0 in production: see "Production" at the end
 
 # Test runs (pytest sets PYTEST_VERSION) keep their files apart from the site's data.
 VAR_DIR = Path(env("VAR_DIR", default=str(BASE_DIR / ("var/test" if env("PYTEST_VERSION", default="") else "var"))))
 VAR_DIR = VAR_DIR.resolve()
-VAR_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def _secret_key() -> str:
-    """SECRET_KEY from the environment, else one generated once and kept in VAR_DIR (never committed)."""
-    if env("SECRET_KEY", default=None):
-        return env("SECRET_KEY")
-    path = VAR_DIR / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
-
-
-SECRET_KEY = _secret_key()
-DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY_FILE = VAR_DIR / "secret_key"  # written once by scripts/bootstrap.sh (mode 0600, never committed)
+# SECRET_KEY from the environment, else the key file; with neither, a fixed key that only development accepts.
+SECRET_KEY = env("SECRET_KEY", default="") or (SECRET_KEY_FILE.read_text().strip() if SECRET_KEY_FILE.is_file() else "")
+if not SECRET_KEY and DEBUG:
+    SECRET_KEY = "django-insecure-development-only-key-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:8000", "http://localhost:8000"])
 
@@ -47,7 +42,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
-    "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "catalog",
@@ -86,6 +80,8 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's SQLite backend, plus the database file's folder made when the first connection opens.
+    DATABASES["default"]["ENGINE"] = "config.sqlite3"
     # The web process and the worker write concurrently: WAL + immediate transactions + a busy timeout.
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL;",
@@ -112,8 +108,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATIC_ROOT = VAR_DIR / "staticfiles"  # made by collectstatic (scripts/run.sh)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -165,9 +160,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # --- Celery (Celery docs, "Using Celery with Django") ---------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The folders are made by the Celery app before it publishes or consumes (config.celery.broker_folders_create).
     _queue = VAR_DIR / "broker" / "queue"
-    _queue.mkdir(parents=True, exist_ok=True)
-    (VAR_DIR / "broker" / "processed").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue),
         "data_folder_out": str(_queue),
@@ -198,10 +192,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "leaderboard.api.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -226,3 +217,18 @@ LOGGING = {
 import plotly as _plotly  # noqa: E402
 
 STATICFILES_DIRS.append(("plotly", str(Path(_plotly.__file__).parent / "package_data")))
+
+# --- Production (DJANGO_DEBUG=0) -------------------------------------------------------------
+# Every value that differs in production is set here, from the environment. The site is expected behind a proxy
+# that terminates TLS and sets X-Forwarded-Proto; set ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS (above) to its name.
+if not DEBUG:
+    if not SECRET_KEY:
+        raise ImproperlyConfigured(f"DJANGO_DEBUG=0 needs SECRET_KEY in the environment (or in {SECRET_KEY_FILE})")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # Start low; raise (e.g. to 31536000) once HTTPS is known to work for every subdomain.
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)

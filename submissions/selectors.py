@@ -22,10 +22,6 @@ def submission_get(*, pk: int, user: User | AnonymousUser) -> Submission | None:
     return submissions_visible(user=user).filter(pk=pk).first()
 
 
-def user_is_member(*, submission: Submission, user: User | AnonymousUser) -> bool:
-    """True when the user belongs to the team owning the submission's system."""
-    return user_in_team(user=user, team=submission.system.team)
-
 
 def submission_archive(*, submission: Submission, user: User | AnonymousUser):
     """(open binary file, download name) of the submission's archive for a member of its team.
@@ -33,7 +29,7 @@ def submission_archive(*, submission: Submission, user: User | AnonymousUser):
     Raises PermissionError for anyone else and FileNotFoundError while there is no archive yet
     (an endpoint submission still generating, or one whose agent gave nothing).
     """
-    if not user_is_member(submission=submission, user=user):
+    if not user_in_team(user=user, team=submission.system.team):
         raise PermissionError("only the submission's team can download its archive")
     if not submission.archive.name or not submission.archive.storage.exists(submission.archive.name):
         raise FileNotFoundError("this submission has no archive (yet)")

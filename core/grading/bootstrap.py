@@ -61,26 +61,6 @@ def mean_interval(
     return interval([sum(g(values)) / n for g in resample_plan(n, resamples, seed)])
 
 
-def ratio_interval(
-    numerators: Sequence[float],
-    denominators: Sequence[float],
-    *,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-) -> tuple[float, float] | None:
-    """95% interval of sum(numerators)/sum(denominators) with tasks resampled jointly (a mean over the tasks whose
-    denominator is 1, e.g. AC over tasks that declare endpoints). Resamples whose denominator sums to 0 are
-    dropped; None when every resample is dropped. ValueError when the lengths differ or are 0."""
-    if len(numerators) != len(denominators):
-        raise ValueError("numerators and denominators differ in length")
-    statistics = []
-    for g in resample_plan(len(numerators), resamples, seed):
-        d = sum(g(denominators))
-        if d:
-            statistics.append(sum(g(numerators)) / d)
-    return interval(statistics) if statistics else None
-
-
 def paired_difference_interval(
     a: Sequence[float], b: Sequence[float], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
 ) -> tuple[float, float]:

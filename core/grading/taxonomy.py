@@ -91,13 +91,3 @@ DEPLOYED: frozenset[Outcome] = frozenset({Outcome.PASSED, Outcome.TESTS_FAILED, 
 
 #: Outcomes that are scored; `harness_error` is a platform fault and never scored.
 SCORED: tuple[Outcome, ...] = tuple(o for o in Outcome if o is not Outcome.HARNESS_ERROR)
-
-
-def outcome_group(outcome: Outcome | str) -> Group:
-    """The chart group of an outcome. Raises ValueError for an unknown outcome string."""
-    return GROUPS[Outcome(outcome)]
-
-
-def outcome_label(outcome: Outcome | str) -> str:
-    """The human label of an outcome. Raises ValueError for an unknown outcome string."""
-    return LABELS[Outcome(outcome)]

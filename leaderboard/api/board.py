@@ -1,77 +1,411 @@
-"""Leaderboard, task catalog and system API views: parse input, call one selector or service, render."""
-from django.core.exceptions import ValidationError
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+"""Leaderboard, task catalog and system API views: parse input, call one selector or service, render through an
+output serializer, which is also what /api/v1/schema/ documents. Domain errors are raised, never caught here:
+leaderboard.api.errors maps them (an unknown benchmark or split is 404).
+
+The output serializers the other API modules share live here too: `PayloadSerializer` (the base of every output
+serializer over a selector's dict), `MetricsOutputSerializer` (the M of docs/scoring.md "Report schema") and
+`ErrorOutputSerializer`."""
+from collections.abc import Mapping
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiViewExtension
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import NotFound as ApiNotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog.models import Split, System
-from catalog.selectors import NotFound, excluded_task_names, reported_as_dict, reported_results, split_get
-from leaderboard.selectors import leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
+from catalog.models import Language, ReportedResult, Split, System
+from catalog.selectors import excluded_task_names, reported_as_dict, reported_results, split_get
+from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
 from catalog.services import system_create, team_for_user
 
-SPLIT_PARAMS = [OpenApiParameter("benchmark", str, description="benchmark name (default: the site's)"),
-                OpenApiParameter("split", str, description="split name (default: verified)")]
+
+# --- shared output pieces ------------------------------------------------------------------------------------
+class PayloadSerializer(serializers.Serializer):
+    """Output serializer over a dict a selector built (the HackSoft styleguide's OutputSerializer, on dicts): it
+    renders the declared fields, typed, and nothing else. A field declared `required=False` is a key the dict may
+    lack: it then stays absent from the output (DRF alone would render a nullable one as null). A required key the
+    dict lacks is a programming error (KeyError)."""
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if isinstance(instance, Mapping):
+            for field in self._readable_fields:
+                if not field.required and field.source_attrs and field.source_attrs[0] not in instance:
+                    data.pop(field.field_name, None)
+        return data
 
 
-def _split(request) -> Split:
-    try:
-        return split_get(benchmark=request.query_params.get("benchmark"), split=request.query_params.get("split"))
-    except NotFound as exc:
-        raise ApiNotFound(str(exc)) from exc
+class IntervalField(serializers.ListField):
+    """A 95% percentile bootstrap interval over tasks, [low, high], as fractions in [0, 1]."""
+
+    child = serializers.FloatField()
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_length", 2)
+        kwargs.setdefault("max_length", 2)
+        kwargs.setdefault("help_text", "95% bootstrap interval [low, high]")
+        super().__init__(**kwargs)
+
+
+class ErrorOutputSerializer(serializers.Serializer):
+    """What every refusal of leaderboard.api.errors and DRF says: {"detail": message}."""
+
+    detail = serializers.CharField(help_text="what was wrong and, where it helps, what to do")
+
+
+#: The body of a 400: {"detail": message} when one of our services refused the input, or DRF's {field: [messages]}
+#: when a field is malformed.
+BAD_REQUEST_SCHEMA = {"type": "object", "properties": {"detail": {"type": "string"}},
+                      "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                      "description": '{"detail": message}, or {field: [messages]} for a malformed field'}
+
+
+def bad_request_response(description: str) -> OpenApiResponse:
+    """A 400 answer documented by `description` (its body: BAD_REQUEST_SCHEMA)."""
+    return OpenApiResponse(BAD_REQUEST_SCHEMA, description=description)
+
+
+def error_response(description: str) -> OpenApiResponse:
+    """A 403, 404 or 429 answer documented by `description` (its body: {"detail": message})."""
+    return OpenApiResponse(ErrorOutputSerializer, description=description)
+
+
+class MetricsOutputSerializer(PayloadSerializer):
+    """The M of docs/scoring.md "Report schema" (metrics.Aggregate.as_dict) for one language view of a finished
+    run: macro means over `tasks` tasks as fractions in [0, 1], each with its 95% bootstrap interval
+    (docs/scoring.md "Aggregates")."""
+
+    tasks = serializers.IntegerField(help_text="tasks in the means (tasks with N = 0 are left out)")
+    pass_at_1 = serializers.FloatField(help_text="mean Pass@1: hidden tests passed / N, per task")
+    pass_at_1_ci = IntervalField()
+    solved = serializers.FloatField(help_text="share of tasks with every hidden test passed")
+    solved_ci = IntervalField()
+    dsr = serializers.FloatField(help_text="Deployment Success Rate: share of tasks whose service came up")
+    dsr_ci = IntervalField()
+    ac = serializers.FloatField(allow_null=True, help_text="API Coverage over the tasks that declare endpoints; "
+                                                           "null when none does")
+    ac_ci = IntervalField(allow_null=True)
+    outcomes = serializers.DictField(child=serializers.IntegerField(),
+                                     help_text='tasks per outcome of docs/scoring.md "Failure taxonomy"')
+
+
+class EvaluatorOutputSerializer(PayloadSerializer):
+    """Who scored a run: evaluator version, sandbox backend and its isolation."""
+
+    version = serializers.CharField()
+    backend = serializers.CharField()
+    isolation = serializers.CharField()
+
+
+# --- published results "reported by the authors" -------------------------------------------------------------
+class PublishedValuesOutputSerializer(PayloadSerializer):
+    """One language's published values in percent, exactly as written (strings); null when not reported."""
+
+    pass_at_1 = serializers.CharField(allow_null=True)
+    ac = serializers.CharField(allow_null=True)
+    dsr = serializers.CharField(allow_null=True)
+
+
+class PublishedLanguagesOutputSerializer(PayloadSerializer):
+    """The published values of each language, in percent."""
+
+    python = PublishedValuesOutputSerializer()
+    java = PublishedValuesOutputSerializer()
+
+
+class FindingOutputSerializer(PayloadSerializer):
+    """One finding of the consistency check of a published row (catalog.reported_files.Finding)."""
+
+    field = serializers.CharField(help_text="the value concerned, e.g. python_pass_at_1")
+    kind = serializers.CharField(help_text="`denominator` (inconsistent with the stated counts) or `definition`")
+    message = serializers.CharField()
+
+
+class ReportedOutputSerializer(PayloadSerializer):
+    """A published row "reported by the authors" (catalog.selectors.reported_as_dict): never evaluated by us."""
+
+    system = serializers.CharField()
+    base_model = serializers.CharField()
+    type = serializers.ChoiceField(choices=ReportedResult.Type.choices)
+    values_percent = PublishedLanguagesOutputSerializer()
+    source = serializers.CharField()
+    source_url = serializers.CharField(help_text="URL; blank when none")
+    source_date = serializers.DateField()
+    paper = serializers.CharField()
+    paper_url = serializers.CharField(help_text="URL; blank when none")
+    denominators = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text='counts the published ratios are over, per language: {"python": {"tasks": 22, "endpoints": 115}}')
+    consistent = serializers.BooleanField(help_text="false when a value cannot come from the stated counts")
+    findings = FindingOutputSerializer(many=True)
+    verified = serializers.BooleanField(help_text="an admin verified the row (only verified rows can be ranked)")
+    verified_at = serializers.DateTimeField(allow_null=True)
+
+
+class ReportedResultOutputSerializer(ReportedOutputSerializer):
+    """A published row with the benchmark and split the authors evaluated on (by name)."""
+
+    benchmark = serializers.CharField()
+    split = serializers.CharField()
+
+
+class ReportedApartOutputSerializer(ReportedOutputSerializer):
+    """A published row shown apart from a leaderboard view, with why it is not ranked there."""
+
+    not_ranked_because = serializers.CharField(allow_null=True)
+
+
+class ReportedListOutputSerializer(PayloadSerializer):
+    """GET /api/v1/reported/."""
+
+    results = ReportedResultOutputSerializer(many=True)
+
+
+# --- the leaderboard -----------------------------------------------------------------------------------------
+class LeaderboardRowOutputSerializer(PayloadSerializer):
+    """A ranked row (leaderboard.selectors.LeaderboardRow.as_dict): a system's latest finished public run
+    (`origin` `evaluated`), or a published result an admin verified (`reported`: the fields of a reported row, no
+    intervals, no Solved, `tied_with_leader` null). Fields only one origin has are optional."""
+
+    rank = serializers.IntegerField()
+    tied_with_leader = serializers.BooleanField(
+        allow_null=True, help_text="not significantly different from the leader (paired test); null when reported")
+    origin = serializers.ChoiceField(choices=[("evaluated", "evaluated by us"),
+                                              ("reported", "reported by the authors, verified by an admin")])
+    system = serializers.CharField()
+    base_model = serializers.CharField()
+    type = serializers.ChoiceField(choices=System.Type.choices)
+    # evaluated rows
+    team = serializers.CharField(required=False)
+    agent_framework = serializers.CharField(required=False)
+    submission = serializers.IntegerField(required=False, help_text="id of the ranked submission")
+    submitted_at = serializers.DateTimeField(required=False)
+    evaluated_at = serializers.DateTimeField(required=False)
+    evaluator = EvaluatorOutputSerializer(required=False)
+    benchmark_version = serializers.CharField(required=False)
+    outdated = serializers.BooleanField(required=False, help_text="scored on an older benchmark version or "
+                                                                  "by an older evaluator")
+    # the metrics (M; published values as fractions for reported rows)
+    tasks = serializers.IntegerField(required=False)
+    pass_at_1 = serializers.FloatField()
+    pass_at_1_ci = IntervalField(allow_null=True)
+    solved = serializers.FloatField(allow_null=True)
+    solved_ci = IntervalField(allow_null=True)
+    dsr = serializers.FloatField(allow_null=True)
+    dsr_ci = IntervalField(allow_null=True)
+    ac = serializers.FloatField(allow_null=True)
+    ac_ci = IntervalField(allow_null=True)
+    outcomes = serializers.DictField(child=serializers.IntegerField(), required=False)
+    # reported rows
+    published = PublishedValuesOutputSerializer(required=False, help_text="this language's values as published")
+    values_percent = PublishedLanguagesOutputSerializer(required=False)
+    source = serializers.CharField(required=False)
+    source_url = serializers.CharField(required=False)
+    source_date = serializers.DateField(required=False)
+    paper = serializers.CharField(required=False)
+    paper_url = serializers.CharField(required=False)
+    denominators = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()),
+                                         required=False)
+    consistent = serializers.BooleanField(required=False)
+    findings = FindingOutputSerializer(many=True, required=False)
+    verified = serializers.BooleanField(required=False)
+    verified_at = serializers.DateTimeField(allow_null=True, required=False)
+
+
+class OracleRowOutputSerializer(MetricsOutputSerializer):
+    """The reference solutions' metrics on the view: an oracle, never ranked."""
+
+    system = serializers.CharField()
+    submission = serializers.IntegerField()
+
+
+class LeaderboardOutputSerializer(PayloadSerializer):
+    """GET /api/v1/leaderboard/."""
+
+    benchmark = serializers.CharField()
+    version = serializers.CharField(help_text="the benchmark version (sha256)")
+    split = serializers.CharField()
+    language = serializers.CharField(help_text="the view: python, java or overall")
+    rows = LeaderboardRowOutputSerializer(many=True)
+    oracle = OracleRowOutputSerializer(many=True)
+    excluded_tasks = serializers.ListField(child=serializers.CharField(),
+                                           help_text="tasks with N = 0, left out of every mean")
+    reported = ReportedApartOutputSerializer(many=True, help_text="published rows of the split not ranked here")
+
+
+class SplitQuerySerializer(serializers.Serializer):
+    """?benchmark=&split= of the read APIs (defaults: the site's benchmark, its `verified` split)."""
+
+    benchmark = serializers.CharField(required=False, allow_blank=True,
+                                      help_text="benchmark name (default: the site's)")
+    split = serializers.CharField(required=False, allow_blank=True, help_text="split name (default: verified)")
 
 
 class LeaderboardApi(APIView):
-    """Ranked rows of a split for one language view, with 95% bootstrap intervals and tie markers (`origin`:
-    `evaluated` by us, or `reported` by the authors and verified by an admin); `oracle`: the reference solutions'
-    metrics, never ranked; `excluded_tasks`: tasks with N = 0, left out of every mean; then `reported`: the published
-    results of the split that are not ranked in this view (never evaluated by us)."""
+    """GET /api/v1/leaderboard/: a split's ranked rows for one language view (see `get`)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=SPLIT_PARAMS + [OpenApiParameter("language", str, enum=["python", "java", "overall"])],
-                   responses={200: dict})
+    class InputSerializer(SplitQuerySerializer):
+        """?benchmark=&split=&language= (an unknown language: 400 {"language": [message]})."""
+
+        language = serializers.ChoiceField(
+            choices=LANGUAGE_VIEWS, default="overall", help_text="the language view",
+            error_messages={"invalid_choice": "unknown language '{input}': use one of " + ", ".join(LANGUAGE_VIEWS)})
+
+    @extend_schema(operation_id="leaderboard_read", tags=["leaderboard"], parameters=[InputSerializer],
+                   responses={200: LeaderboardOutputSerializer,
+                              400: bad_request_response("an unknown language (`{\"language\": [message]}`)"),
+                              404: error_response("no such benchmark or split")})
     def get(self, request):
-        split = _split(request)
-        language = request.query_params.get("language", "overall")
-        try:
-            rows = leaderboard_rows(split=split, language=language)
-        except NotFound as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        """Ranked rows of a split for one language view, with 95% bootstrap intervals and tie markers (`origin`:
+        `evaluated` by us, or `reported` by the authors and verified by an admin); `oracle`: the reference
+        solutions' metrics, never ranked; `excluded_tasks`: tasks with N = 0, left out of every mean; then
+        `reported`: the published results of the split that are not ranked in this view (never evaluated by us).
+        400 for an unknown language, 404 for an unknown benchmark or split."""
+        query = self.InputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        split = split_get(benchmark=query.validated_data.get("benchmark"), split=query.validated_data.get("split"))
+        language = query.validated_data["language"]
+        rows = leaderboard_rows(split=split, language=language)
         oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"]}
                   for o in reference_rows(split=split, language=language)]
-        return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
-                         "language": language, "rows": [r.as_dict() for r in rows],
-                         "oracle": oracle, "excluded_tasks": excluded_task_names(split=split, language=language),
-                         "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)})
+        data = {"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
+                "language": language, "rows": [r.as_dict() for r in rows],
+                "oracle": oracle, "excluded_tasks": excluded_task_names(split=split, language=language),
+                "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)}
+        return Response(LeaderboardOutputSerializer(data).data)
+
 
 
 class ReportedApi(APIView):
-    """Every published result "reported by the authors" (optionally of one benchmark and split): values in
-    percent as published, source, consistency findings, whether an admin verified it."""
+    """GET /api/v1/reported/: the published results "reported by the authors" (see `get`)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("benchmark", str), OpenApiParameter("split", str)],
-                   responses={200: dict})
+    class InputSerializer(serializers.Serializer):
+        """?benchmark=&split=: filters by name, none by default."""
+
+        benchmark = serializers.CharField(required=False, allow_blank=True,
+                                          help_text="only rows of this benchmark (by name)")
+        split = serializers.CharField(required=False, allow_blank=True, help_text="only rows of this split (by name)")
+
+    @extend_schema(operation_id="reported_list", tags=["leaderboard"], parameters=[InputSerializer],
+                   responses={200: ReportedListOutputSerializer})
     def get(self, request):
-        rows = reported_results(benchmark=request.query_params.get("benchmark"),
-                                split=request.query_params.get("split"))
-        return Response({"results": [{"benchmark": r.benchmark_name, "split": r.split_name, **reported_as_dict(r)}
-                                     for r in rows]})
+        """Every published result "reported by the authors" (optionally of one benchmark and split, by name; an
+        unknown name gives an empty list): values in percent as published, source, consistency findings, whether
+        an admin verified it. {"results": [row]}."""
+        query = self.InputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = reported_results(benchmark=query.validated_data.get("benchmark"),
+                                split=query.validated_data.get("split"))
+        data = {"results": [{"benchmark": r.benchmark_name, "split": r.split_name, **reported_as_dict(r)}
+                            for r in rows]}
+        return Response(ReportedListOutputSerializer(data).data)
+
+
+# --- the task catalog ----------------------------------------------------------------------------------------
+class DeclaredEndpointOutputSerializer(PayloadSerializer):
+    """An endpoint the task's README declares (what AC counts)."""
+
+    method = serializers.CharField()
+    path = serializers.CharField(help_text="e.g. /items/{id}")
+
+
+class FixOutputSerializer(PayloadSerializer):
+    """A documented fix of the task's suite (benchmark manifest `fixes`)."""
+
+    kind = serializers.CharField()
+    args = serializers.ListField(child=serializers.CharField())
+    why = serializers.CharField()
+
+
+class DefectOutputSerializer(PayloadSerializer):
+    """A defect note of the task (docs/scoring.md "Task defects")."""
+
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    source = serializers.CharField(required=False, help_text="`import` (found by us) or `manifest`")
+
+
+class ReferenceRunOutputSerializer(PayloadSerializer):
+    """One check run of the task's reference solution against its own suite."""
+
+    outcome = serializers.CharField()
+    passed = serializers.IntegerField()
+    total = serializers.IntegerField()
+    seconds = serializers.FloatField(allow_null=True)
+
+
+class ReferenceCheckOutputSerializer(PayloadSerializer):
+    """What the checks of the task's reference solution found."""
+
+    status = serializers.CharField(help_text="passed, flaky, failed, none (no reference shipped) or unchecked")
+    detail = serializers.CharField()
+    runs = ReferenceRunOutputSerializer(many=True)
+    passed_runs = serializers.IntegerField()
+    flake_rate = serializers.FloatField(allow_null=True, help_text="share of check runs that failed; null "
+                                                                   "when never checked")
+
+
+class TaskHealthOutputSerializer(PayloadSerializer):
+    """leaderboard.selectors.task_health's row without the task itself: whether the task's scores can be trusted."""
+
+    port_source = serializers.CharField(help_text="the README line (or file) that gave the port")
+    tests_total = serializers.IntegerField(help_text="N, the hidden tests")
+    excluded = serializers.BooleanField(help_text="N = 0: left out of every mean")
+    suite_kind = serializers.CharField()
+    fixes = FixOutputSerializer(many=True)
+    defects = DefectOutputSerializer(many=True)
+    reference = ReferenceCheckOutputSerializer()
+    systems = serializers.IntegerField(help_text="ranked systems with a run on the task")
+    solved_share = serializers.FloatField(allow_null=True, help_text="share of them that solve it; null when no "
+                                                                     "system is scored")
+    mean_pass_at_1 = serializers.FloatField(allow_null=True)
+
+
+class TaskOutputSerializer(PayloadSerializer):
+    """A task of the split with its health; `readme` only on public splits."""
+
+    name = serializers.CharField()
+    language = serializers.ChoiceField(choices=Language.choices)
+    framework = serializers.CharField()
+    framework_guessed = serializers.BooleanField(help_text="guessed from the README, not stated")
+    domain = serializers.CharField()
+    port = serializers.IntegerField()
+    tests_total = serializers.IntegerField()
+    declared_endpoints = DeclaredEndpointOutputSerializer(many=True)
+    reference_status = serializers.CharField()
+    health = TaskHealthOutputSerializer()
+    readme = serializers.CharField(required=False, help_text="the requirement document (public splits only)")
+
+
+class TaskListOutputSerializer(PayloadSerializer):
+    """GET /api/v1/tasks/."""
+
+    benchmark = serializers.CharField()
+    version = serializers.CharField()
+    split = serializers.CharField()
+    info = serializers.DictField(help_text="the benchmark manifest's facts: paper, source, licence, ...")
+    tasks = TaskOutputSerializer(many=True)
 
 
 class TaskListApi(APIView):
-    """The split's tasks: language, framework, domain, port, declared endpoints, health (port source, N, suite
-    kind, fixes, defects, excluded, reference result and flake rate, share of systems that solve it), README for
-    public splits."""
+    """GET /api/v1/tasks/: the split's tasks with their health (see `get`)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=SPLIT_PARAMS, responses={200: dict})
+    @extend_schema(operation_id="tasks_list", tags=["tasks"], parameters=[SplitQuerySerializer],
+                   responses={200: TaskListOutputSerializer, 404: error_response("no such benchmark or split")})
     def get(self, request):
-        split = _split(request)
+        """The split's tasks: language, framework, domain, port, declared endpoints, health (port source, N, suite
+        kind, fixes, defects, excluded, reference result and flake rate, share of systems that solve it), README
+        for public splits. 404 for an unknown benchmark or split."""
+        query = SplitQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        split = split_get(benchmark=query.validated_data.get("benchmark"), split=query.validated_data.get("split"))
         public = split.visibility == Split.Visibility.PUBLIC
         tasks = [{"name": t.name, "language": t.language, "framework": t.framework,
                   "framework_guessed": t.framework_guessed, "domain": t.domain, "port": t.port,
@@ -79,8 +413,9 @@ class TaskListApi(APIView):
                   "reference_status": t.reference_status, "health": _health_dict(h),
                   **({"readme": t.readme} if public else {})}
                  for h in task_health(split=split) for t in [h["task"]]]
-        return Response({"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
-                         "info": split.benchmark.info, "tasks": tasks})
+        data = {"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
+                "info": split.benchmark.info, "tasks": tasks}
+        return Response(TaskListOutputSerializer(data).data)
 
 
 def _health_dict(health: dict) -> dict:
@@ -88,7 +423,11 @@ def _health_dict(health: dict) -> dict:
     return {k: v for k, v in health.items() if k not in ("task", "name", "language", "port")}
 
 
+# --- systems and tokens --------------------------------------------------------------------------------------
 class SystemSerializer(serializers.ModelSerializer):
+    """A system, in (POST /api/v1/systems/: name, agent_framework, base_model, type, url, description) and out
+    (with id, team and created_at)."""
+
     team = serializers.CharField(source="team.name", read_only=True)
 
     class Meta:
@@ -98,18 +437,47 @@ class SystemSerializer(serializers.ModelSerializer):
 
 
 class SystemListCreateApi(APIView):
-    """GET: every system. POST: create a system owned by the caller's team."""
+    """/api/v1/systems/: GET every system, POST create one for the caller's team."""
 
-    @extend_schema(responses={200: SystemSerializer(many=True)})
+    @extend_schema(operation_id="systems_list", tags=["systems"], responses={200: SystemSerializer(many=True)})
     def get(self, request):
+        """Every system, by name."""
         return Response(SystemSerializer(System.objects.select_related("team"), many=True).data)
 
-    @extend_schema(request=SystemSerializer, responses={201: SystemSerializer})
+    @extend_schema(operation_id="systems_create", tags=["systems"], request=SystemSerializer,
+                   responses={201: SystemSerializer, 400: bad_request_response("a bad or taken field")})
     def post(self, request):
+        """Create a system owned by the caller's team (made on first use). 400 with {field: [messages]} for a bad
+        field (a taken name, an unknown type, ...)."""
         ser = SystemSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        try:
-            system = system_create(team=team_for_user(user=request.user), **ser.validated_data)
-        except ValidationError as exc:
-            return Response(exc.message_dict, status=status.HTTP_400_BAD_REQUEST)
+        system = system_create(team=team_for_user(user=request.user), **ser.validated_data)
         return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
+
+
+class TokenOutputSerializer(serializers.Serializer):
+    """POST /api/v1/auth/token/: the caller's API token, for `Authorization: Token <token>`."""
+
+    token = serializers.CharField()
+
+
+class AuthTokenSchema(OpenApiViewExtension):
+    """The schema of DRF's `obtain_auth_token` (config/api_urls.py), which this project does not define: its
+    operation id, tag and real answer {"token"} (DRF declares only its input serializer). Registered on import of
+    this module, which the URLconf imports; outranks drf-spectacular's own extension for the view."""
+
+    target_class = "rest_framework.authtoken.views.ObtainAuthToken"
+    match_subclasses = True
+    priority = 1
+
+    def view_replacement(self):
+        class DocumentedObtainAuthToken(self.target_class):
+            @extend_schema(operation_id="auth_token_create", tags=["auth"],
+                           responses={200: TokenOutputSerializer,
+                                      400: bad_request_response("a wrong username or password")})
+            def post(self, request, *args, **kwargs):
+                """Trade a username and password (form or JSON) for the account's API token, {"token"}; send it
+                as `Authorization: Token <token>`. Accounts are made on /signup/."""
+                return super().post(request, *args, **kwargs)
+
+        return DocumentedObtainAuthToken

@@ -1,7 +1,10 @@
 """Submission API views: upload (multipart), status with per-task progress (and generation log for endpoint
-submissions), reports as JSON and CSV, the archive for its team."""
+submissions), reports as JSON and CSV, the archive for its team. Domain errors are raised, never caught here:
+leaderboard.api.errors maps them (a used quota is 429, a refused archive 400)."""
+from django.core.exceptions import ValidationError
 from django.http import FileResponse, HttpResponse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -9,31 +12,147 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.report import report_csv
+from evaluation.models import RunStatus, TaskResult
 from evaluation.selectors import run_latest, run_progress, submission_report
-from catalog.models import System
+from catalog.models import Language, Split
 from catalog.selectors import NotFound as SplitNotFound
 from catalog.selectors import split_get
 
+from leaderboard.api.board import (EvaluatorOutputSerializer, MetricsOutputSerializer, PayloadSerializer,
+                                   bad_request_response, error_response)
 from submissions.agents.selectors import generation_log, generation_progress
-from submissions.models import Submission
-from submissions.selectors import submission_archive, submission_get, submissions_visible, user_is_member
+from submissions.models import GenerationCall, Submission
+from catalog.selectors import systems_of_user, user_in_team
+from submissions.selectors import submission_archive, submission_get, submissions_visible
 from evaluation.services import submission_create
-from submissions.services import QuotaExceeded, SubmissionError, upload_size_check
+from submissions.services import upload_size_check
 
 
-class SubmissionCreateSerializer(serializers.Serializer):
+class SubmissionCreateInputSerializer(serializers.Serializer):
+    """POST /api/v1/submissions/ (multipart form)."""
+
     system = serializers.CharField(help_text="system id or name (owned by your team)")
     archive = serializers.FileField(help_text=".zip or .tar.gz with one folder per task")
-    benchmark = serializers.CharField(required=False)
-    split = serializers.CharField(required=False)
+    benchmark = serializers.CharField(required=False, help_text="benchmark name (default: the site's)")
+    split = serializers.CharField(required=False, help_text="split name (default: verified)")
     note = serializers.CharField(required=False, allow_blank=True, max_length=300)
     is_public = serializers.BooleanField(required=False, default=True)
+
+
+def split_from_body(data: dict) -> Split:
+    """The split a request body names by `benchmark` and `split` (defaults: the site's benchmark, `verified`).
+    An unknown one is a bad field of the body, not a missing resource: raises django ValidationError (answered
+    400 {"detail": message}), where the read APIs' query parameters give 404."""
+    try:
+        return split_get(benchmark=data.get("benchmark"), split=data.get("split"))
+    except SplitNotFound as exc:
+        raise ValidationError(str(exc)) from exc
+
+
+
+# --- output ----------------------------------------------------------------------------------------------------
+class ProgressTaskOutputSerializer(PayloadSerializer):
+    """One task of a run while it is evaluated."""
+
+    task = serializers.CharField()
+    language = serializers.ChoiceField(choices=Language.choices)
+    status = serializers.ChoiceField(choices=TaskResult.Status.choices)
+    phase = serializers.CharField(help_text="the engine's phase while running, `retry`, `done`; blank while pending")
+    outcome = serializers.CharField(help_text='the outcome of docs/scoring.md "Failure taxonomy"; blank until done')
+
+
+class RunProgressOutputSerializer(PayloadSerializer):
+    """evaluation.selectors.run_progress: tasks done out of total, each task's state."""
+
+    done = serializers.IntegerField()
+    total = serializers.IntegerField()
+    tasks = ProgressTaskOutputSerializer(many=True)
+
+
+class RunSummaryOutputSerializer(PayloadSerializer):
+    """A finished run's aggregates (core.report.RunSummary): M overall and per language."""
+
+    overall = MetricsOutputSerializer()
+    by_language = serializers.DictField(child=MetricsOutputSerializer(), help_text="M per language")
+    excluded = serializers.ListField(child=serializers.CharField(), required=False,
+                                     help_text="tasks with N = 0, left out of every mean (absent on old runs)")
+
+
+class RunOutputSerializer(PayloadSerializer):
+    """The submission's latest evaluation run; `progress` on the detail and create answers only."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    phase = serializers.CharField(help_text="queued, extract, tasks or finished")
+    attempts = serializers.IntegerField()
+    heartbeat = serializers.DateTimeField(allow_null=True)
+    evaluator = EvaluatorOutputSerializer()
+    summary = RunSummaryOutputSerializer(allow_null=True, help_text="null until the run finished")
+    progress = RunProgressOutputSerializer(required=False)
+
+
+class GenerationCallLogOutputSerializer(PayloadSerializer):
+    """One HTTP exchange with the agent endpoint (submissions.agents.client.CallRecord)."""
+
+    kind = serializers.CharField(help_text="post, poll or redirect")
+    url = serializers.CharField(help_text="without its query")
+    status = serializers.IntegerField(allow_null=True, help_text="HTTP status; null when no answer came")
+    seconds = serializers.FloatField()
+    error = serializers.CharField()
+
+
+class GenerationTaskOutputSerializer(PayloadSerializer):
+    """One task's generation by the agent endpoint; `calls` only for the submission's team (the URLs name its
+    endpoint)."""
+
+    task = serializers.CharField()
+    language = serializers.ChoiceField(choices=Language.choices)
+    status = serializers.ChoiceField(choices=GenerationCall.Status.choices)
+    http_status = serializers.IntegerField(allow_null=True, help_text="status of the final answer")
+    duration = serializers.FloatField(allow_null=True, help_text="seconds from the first request to the answer")
+    attempts = serializers.IntegerField(help_text="POST attempts, retries included")
+    files = serializers.IntegerField(help_text="files in the generated repository")
+    response_bytes = serializers.IntegerField()
+    reason = serializers.CharField()
+    calls = GenerationCallLogOutputSerializer(many=True, required=False)
+
+
+class GenerationOutputSerializer(PayloadSerializer):
+    """The generation log of an endpoint submission: tasks generated (succeeded or failed) out of total."""
+
+    done = serializers.IntegerField()
+    total = serializers.IntegerField()
+    tasks = GenerationTaskOutputSerializer(many=True)
+
+
+class SubmissionOutputSerializer(PayloadSerializer):
+    """A submission (`submission_data`): its fields, its latest run (null before any) and, for endpoint
+    submissions on the detail and create answers, its `generation` log."""
+
+    id = serializers.IntegerField()
+    system = serializers.CharField()
+    team = serializers.CharField()
+    benchmark = serializers.CharField()
+    split = serializers.CharField()
+    status = serializers.ChoiceField(choices=Submission.Status.choices)
+    error = serializers.CharField(help_text="why the evaluation could not run (status failed)")
+    warnings = serializers.ListField(child=serializers.CharField(), help_text="layout warnings of the archive")
+    archive_name = serializers.CharField()
+    archive_bytes = serializers.IntegerField()
+    archive_sha256 = serializers.CharField()
+    is_public = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    source = serializers.ChoiceField(choices=Submission.Source.choices)
+    run = RunOutputSerializer(allow_null=True)
+    generation = GenerationOutputSerializer(required=False)
 
 
 def submission_data(submission: Submission, *, with_progress: bool = True, member: bool = False) -> dict:
     """JSON of a submission: fields, latest run status/phase, per-task progress, summary when finished; for
     endpoint submissions also `generation` = {"done", "total", "tasks": [generation log entries]}, with each
-    task's HTTP calls when `member` (the caller belongs to the submission's team)."""
+    task's HTTP calls when `member` (the caller belongs to the submission's team). The shape of
+    SubmissionOutputSerializer (also served by the status page's JSON)."""
     run = run_latest(submission=submission)
     data = {
         "id": submission.pk, "system": submission.system.name, "team": submission.system.team.name,
@@ -67,48 +186,60 @@ def _visible(request, pk: int) -> Submission:
 
 
 class SubmissionListCreateApi(APIView):
-    """GET: submissions you can see. POST (multipart): upload an archive for a system of your team."""
+    """/api/v1/submissions/: GET the submissions you can see, POST (multipart) upload an archive."""
 
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(operation_id="submissions_list", tags=["submissions"],
+                   responses={200: SubmissionOutputSerializer(many=True)})
     def get(self, request):
-        return Response([submission_data(s, with_progress=False) for s in submissions_visible(user=request.user)[:200]])
+        """The submissions you can see (public ones and your team's), newest first, at most 200; without
+        per-task progress or generation log (see GET /api/v1/submissions/{id}/)."""
+        data = [submission_data(s, with_progress=False) for s in submissions_visible(user=request.user)[:200]]
+        return Response(SubmissionOutputSerializer(data, many=True).data)
 
-    @extend_schema(request={"multipart/form-data": SubmissionCreateSerializer}, responses={201: dict, 400: dict})
+    @extend_schema(operation_id="submissions_create", tags=["submissions"],
+                   request={"multipart/form-data": SubmissionCreateInputSerializer},
+                   responses={201: SubmissionOutputSerializer,
+                              400: bad_request_response("the archive was refused (too big, not an archive, a link, "
+                                                        "a path escaping its folder, no task folder, ...) or the "
+                                                        "split is unknown or takes no upload; nothing was stored"),
+                              403: error_response("not signed in, or the system is not your team's"),
+                              429: error_response("your team used its evaluations of the last 24 hours")})
     def post(self, request):
-        try:
-            upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
-        except SubmissionError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        ser = SubmissionCreateSerializer(data=request.data)
+        """Upload an archive (.zip or .tar.gz, one folder per task) for a system of your team; the submission
+        is queued for evaluation. 400 for a refused archive or an unknown split, 403 for a system that is not
+        your team's, 429 when the team's daily quota is used."""
+        upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
+        ser = SubmissionCreateInputSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         ref = data["system"]
-        system = System.objects.filter(team__members=request.user).filter(
+        system = systems_of_user(user=request.user).filter(
             **({"pk": int(ref)} if ref.isdigit() else {"name": ref})).first()
         if system is None:
             raise PermissionDenied(f"no system {ref!r} owned by your team: create it first (POST /api/v1/systems/)")
-        try:
-            split = split_get(benchmark=data.get("benchmark"), split=data.get("split"))
-            submission = submission_create(system=system, split=split, upload=data["archive"], user=request.user,
-                                           note=data.get("note", ""), is_public=data["is_public"])
-        except QuotaExceeded as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
-        except (SubmissionError, SplitNotFound) as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(submission_data(submission), status=status.HTTP_201_CREATED)
+        submission = submission_create(system=system, split=split_from_body(data), upload=data["archive"],
+                                       user=request.user, note=data.get("note", ""), is_public=data["is_public"])
+        return Response(SubmissionOutputSerializer(submission_data(submission)).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class SubmissionDetailApi(APIView):
-    """Status of a submission: queued / running (phase, per-task progress) / finished (summary) / failed."""
+    """GET /api/v1/submissions/{id}/: the status of a submission (see `get`)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(operation_id="submission_read", tags=["submissions"],
+                   responses={200: SubmissionOutputSerializer,
+                              404: error_response("no such submission that you can see")})
     def get(self, request, pk: int):
+        """Status of a submission: generating (endpoint runs: the generation log) / queued / running (phase,
+        per-task progress) / finished (summary) / failed (error). 404 for a submission you cannot see (private
+        ones are their team's)."""
         submission = _visible(request, pk)
-        return Response(submission_data(submission, member=user_is_member(submission=submission, user=request.user)))
+        data = submission_data(submission, member=user_in_team(user=request.user, team=submission.system.team))
+        return Response(SubmissionOutputSerializer(data).data)
 
 
 def _report(request, pk: int) -> dict:
@@ -119,37 +250,56 @@ def _report(request, pk: int) -> dict:
 
 
 class SubmissionReportJsonApi(APIView):
-    """The per-task report (SCORING.md "Report schema") as JSON."""
+    """GET /api/v1/submissions/{id}/report.json (see `get`)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(operation_id="submission_report_json", tags=["submissions"],
+                   responses={200: OpenApiResponse(
+                       OpenApiTypes.OBJECT,
+                       description='Free-form in this schema: the report of docs/scoring.md "Report schema" '
+                                   "(`schema`: scoring/v1; benchmark, evaluator, submission, summary, tasks), "
+                                   "served as an attachment."),
+                              404: error_response("no such submission, or it has not finished")})
     def get(self, request, pk: int):
+        """The per-task report (docs/scoring.md "Report schema") as a JSON download; documented there, so
+        free-form here. 404 when the submission cannot be seen or has no finished evaluation."""
         response = Response(_report(request, pk))
         response["Content-Disposition"] = f'attachment; filename="submission-{pk}-report.json"'
         return response
 
 
 class SubmissionReportCsvApi(APIView):
-    """The per-task report as CSV, one row per task."""
+    """GET /api/v1/submissions/{id}/report.csv (see `get`)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={(200, "text/csv"): str})
+    @extend_schema(operation_id="submission_report_csv", tags=["submissions"],
+                   responses={(200, "text/csv"): OpenApiResponse(
+                       OpenApiTypes.STR, description="CSV with a header row and one row per task (core.report."
+                                                     "CSV_FIELDS), served as an attachment."),
+                              404: error_response("no such submission, or it has not finished")})
     def get(self, request, pk: int):
+        """The per-task report as a CSV download, one row per task. 404 like report.json."""
         response = HttpResponse(report_csv(_report(request, pk)), content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="submission-{pk}-report.csv"'
         return response
 
 
 class SubmissionArchiveApi(APIView):
-    """The submission's archive (uploaded, or generated from the agent endpoint's answers), for its team only.
-    Re-score a run without calling the agent again by uploading this archive."""
+    """GET /api/v1/submissions/{id}/archive (see `get`)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    @extend_schema(operation_id="submission_archive", tags=["submissions"],
+                   responses={(200, "application/octet-stream"): OpenApiResponse(
+                       OpenApiTypes.BINARY, description="the archive (.zip or .tar.gz) as an attachment"),
+                              403: error_response("not signed in, or not the submission's team"),
+                              404: error_response("no such submission, or no archive (not generated yet)")})
     def get(self, request, pk: int):
+        """The submission's archive (uploaded, or generated from the agent endpoint's answers), for its team
+        only. Re-score a run without calling the agent again by uploading this archive. 403 for anyone else,
+        404 while an endpoint run has not generated it."""
         submission = _visible(request, pk)
         try:
             handle, filename = submission_archive(submission=submission, user=request.user)

@@ -10,14 +10,15 @@ from catalog.models import System
 
 from submissions.services import SubmissionError
 from leaderboard.forms import EndpointForm, RunForm
-from submissions.agents.selectors import splits_for_runs, user_owns_system
+from catalog.selectors import user_in_team
+from submissions.agents.selectors import splits_for_runs
 from evaluation.services import generation_start
 from submissions.agents.services import endpoint_delete, endpoint_register
 
 
 def _own_system(request, pk: int) -> System:
     system = get_object_or_404(System.objects.select_related("team"), pk=pk)
-    if not user_owns_system(system=system, user=request.user):
+    if not user_in_team(user=request.user, team=system.team):
         raise PermissionDenied("only the system's team can do this")
     return system
 

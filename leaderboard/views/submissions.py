@@ -15,7 +15,8 @@ from submissions.agents.selectors import generation_log, generation_progress
 from leaderboard.api.submissions import submission_data
 from leaderboard.forms import SubmissionForm
 from submissions.models import Submission
-from submissions.selectors import submission_archive, submission_get, user_is_member
+from catalog.selectors import user_in_team
+from submissions.selectors import submission_archive, submission_get
 from evaluation.services import submission_create
 from submissions.services import SubmissionError, upload_size_check
 
@@ -65,7 +66,7 @@ def detail(request, pk: int):
     stalled = bool(run and run.status == "queued" and (timezone.now() - run.created_at).total_seconds() > 60)
     stalled = stalled or (submission.status == Submission.Status.GENERATING and submission.generation_heartbeat is None
                           and (timezone.now() - submission.created_at).total_seconds() > 60)
-    member = user_is_member(submission=submission, user=request.user)
+    member = user_in_team(user=request.user, team=submission.system.team)
     endpoint = submission.source == Submission.Source.ENDPOINT
     return render(request, "submissions/detail.html", {
         "submission": submission, "run": run, "results": results, "figure": figure, "stalled": stalled,
@@ -90,7 +91,7 @@ def archive_download(request, pk: int):
 def status_json(request, pk: int):
     """Polling endpoint of the status page (same data as the API)."""
     submission = _visible_or_404(request, pk)
-    return JsonResponse(submission_data(submission, member=user_is_member(submission=submission, user=request.user)))
+    return JsonResponse(submission_data(submission, member=user_in_team(user=request.user, team=submission.system.team)))
 
 
 def _report_or_404(request, pk: int) -> dict:

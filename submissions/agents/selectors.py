@@ -23,10 +23,6 @@ def endpoint_data(endpoint: AgentEndpoint) -> dict[str, Any]:
             "updated_at": endpoint.updated_at.isoformat()}
 
 
-def user_owns_system(*, system: System, user: User | AnonymousUser) -> bool:
-    """True when the user belongs to the system's team."""
-    return user_in_team(user=user, team=system.team)
-
 
 def splits_for_runs(*, user: User | AnonymousUser) -> QuerySet[Split]:
     """Splits of current benchmarks an endpoint run may target: public and endpoint-only (and hidden for admins)."""
@@ -62,7 +58,7 @@ def generation_progress(*, submission: Submission) -> dict[str, Any]:
 def system_agent_panel(*, system: System, user: User | AnonymousUser) -> dict[str, Any] | None:
     """What the system page shows its team about the endpoint: {"endpoint", "splits", "generating"}; None
     for anyone else."""
-    if not user_owns_system(system=system, user=user):
+    if not user_in_team(user=user, team=system.team):
         return None
     return {"endpoint": endpoint_get(system=system), "splits": list(splits_for_runs(user=user)),
             "generating": Submission.objects.filter(system=system, status=Submission.Status.GENERATING).first()}

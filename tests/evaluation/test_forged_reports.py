@@ -140,37 +140,66 @@ def test_a_pom_pointing_the_test_sources_at_its_own_tests_is_tampered(inventory,
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
 
 
-def test_a_junit_extension_planted_in_main_resources_that_skips_test_bodies_is_tampered(inventory, backend):
-    task, repo = inventory
+SKIP_BODIES = {
+    "src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension":
+        "com.example.inventory.SkipBodies\n",
+    "src/main/java/com/example/inventory/SkipBodies.java": """
+        package com.example.inventory;
+
+        import java.lang.reflect.Method;
+        import org.junit.jupiter.api.extension.*;
+
+        public class SkipBodies implements InvocationInterceptor {
+            @Override
+            public void interceptTestMethod(Invocation<Void> invocation,
+                    ReflectiveInvocationContext<Method> context, ExtensionContext extension) {
+                invocation.skip();
+            }
+        }
+    """,
+}
+
+
+def _plant_skip_bodies(repo: Path) -> None:
+    """An extension that skips every test body, listed for autodetection (the reference service stays intact, so
+    the hidden tests' real result is 15 of 15; the extension would report them passed without running them)."""
     _pom(repo, "<dependencies>", """<dependencies><dependency><groupId>org.junit.jupiter</groupId>
       <artifactId>junit-jupiter-api</artifactId><version>${junit.version}</version></dependency>""")
-    write_tree(repo, {
-        "src/main/resources/junit-platform.properties": "junit.jupiter.extensions.autodetection.enabled=true\n",
-        "src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension":
-            "com.example.inventory.SkipBodies\n",
-        "src/main/java/com/example/inventory/SkipBodies.java": """
-            package com.example.inventory;
+    write_tree(repo, SKIP_BODIES)
 
-            import java.lang.reflect.Method;
-            import org.junit.jupiter.api.extension.*;
 
-            public class SkipBodies implements InvocationInterceptor {
-                @Override
-                public void interceptTestMethod(Invocation<Void> invocation,
-                        ReflectiveInvocationContext<Method> context, ExtensionContext extension) {
-                    invocation.skip();
-                }
-            }
-        """,
-    })
+def test_a_junit_extension_planted_in_main_resources_never_runs_around_the_hidden_tests(inventory, backend):
+    task, repo = inventory
+    _plant_skip_bodies(repo)
+    write_tree(repo, {"src/main/resources/junit-platform.properties":
+                      "junit.jupiter.extensions.autodetection.enabled=true\n"})
 
     result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
                            toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    # autodetection stays off (runner.JUNIT_PLATFORM_PROPERTIES): the hidden tests ran, and so did the sentinels
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
-# --- the build's leftovers: symlinks, special files, copies of the hidden tests ------------------------------------
+def test_a_junit_extension_forced_on_by_the_pom_never_runs_around_the_hidden_tests(inventory, backend):
+    task, repo = inventory
+    _plant_skip_bodies(repo)
+    _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
+         """<artifactId>maven-surefire-plugin</artifactId>
+        <version>3.2.5</version>
+        <configuration>
+          <argLine>-Djunit.jupiter.extensions.autodetection.enabled=true</argLine>
+          <systemPropertyVariables><junit.jupiter.extensions.autodetection.enabled>true</junit.jupiter.extensions.autodetection.enabled></systemPropertyVariables>
+          <configurationParameters>junit.jupiter.extensions.autodetection.enabled = true</configurationParameters>
+        </configuration>""")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    # the platform's command line wins over the pom's argLine, system properties and configuration parameters
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+
+
 def test_a_build_copying_the_hidden_tests_into_its_output_leaks_nothing_to_the_service(inventory):
     task, repo = inventory
     # An extra resources execution copies src/test (with the hidden tests, present during the build) into

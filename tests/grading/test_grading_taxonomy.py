@@ -1,7 +1,7 @@
 """Failure taxonomy (docs/scoring.md "Failure taxonomy")."""
 from __future__ import annotations
 
-from core.grading.taxonomy import DEPLOYED, GROUPS, LABELS, SCORED, Outcome, outcome_group, outcome_label
+from core.grading.taxonomy import DEPLOYED, GROUPS, LABELS, SCORED, Outcome
 
 
 def test_outcome_values_are_the_scoring_strings():
@@ -26,9 +26,8 @@ def test_groups_and_labels():
         "passed": {"passed"},
         "platform": {"harness_error"},
     }
-    assert outcome_group("not_http") == "deployment"
+    assert GROUPS[Outcome("not_http")] == "deployment"
     assert all(label and label[0].isupper() for label in LABELS.values())
-    assert outcome_label(Outcome.MISSING) == LABELS[Outcome.MISSING]
 
 
 def test_deployed_and_scored():

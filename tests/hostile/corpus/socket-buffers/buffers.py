@@ -9,7 +9,6 @@ import os
 import socket
 import time
 
-import hostile_kit
 from hostile_kit import record
 
 TCP_BUDGET = 512 * 1024 ** 2  # twice the platform's cap: margin for what the kernel accounts per page
