@@ -164,3 +164,35 @@ def test_a_folder_differing_only_in_case_gets_a_case_hint(submit):
 
     assert submission.layout_warnings == ["folder 'todolist' is not task 'TodoList': task names are case-sensitive, "
                                           "so 'TodoList' scores 0 as missing"]
+
+
+@pytest.mark.django_db(transaction=True)  # the pool thread writes through its own connection
+def test_an_inline_run_retries_a_platform_fault_like_the_worker(alpha_run, monkeypatch):
+    """The in-process loop shares `pipeline.result_process` with Celery: a platform fault (SandboxError) releases the
+    result and it is evaluated again, MAX_ATTEMPTS times in all; only then is it `harness_error` (the run fails)."""
+    from core.engine.spec import TaskEvaluation
+    from core.sandbox import SandboxError
+    from evaluation import pipeline
+
+    faults = {"TodoList": 1, "InventoryService": pipeline.MAX_ATTEMPTS}  # one recovers, one never does
+    calls: dict[str, int] = {}
+
+    def flaky_platform(*, task, repo, on_phase=None, harvest_maven=False):
+        calls[task.name] = calls.get(task.name, 0) + 1
+        if calls[task.name] <= faults.get(task.name, 0):
+            raise SandboxError("the sandbox could not be created")
+        return TaskEvaluation(task=task.name, outcome="tests_failed", dsr=1, tests_passed=0,
+                              tests_total=task.tests_total, detail="stub")
+
+    monkeypatch.setattr(pipeline, "repo_evaluate", flaky_platform)
+    monkeypatch.setattr(pipeline, "RETRY_DELAY_SECONDS", 0)
+
+    run = pipeline.run_execute_inline(run_id=alpha_run.pk, concurrency=1)
+
+    results = {r.task.name: r for r in run.results.select_related("task")}
+    assert calls["TodoList"] == 2 and results["TodoList"].outcome == "tests_failed"
+    assert results["TodoList"].attempts == 2
+    assert calls["InventoryService"] == pipeline.MAX_ATTEMPTS
+    assert results["InventoryService"].outcome == "harness_error"
+    assert run.status == RunStatus.FAILED and "harness_error" in run.error
+    assert all(calls[name] == 1 for name in results if name not in faults)
