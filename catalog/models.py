@@ -5,7 +5,10 @@ over every task's README, hidden tests and metadata). Re-importing a changed fol
 and marks it current; results keep the version they were scored on.
 """
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from . import names
 
 from core.engine.runner_env import fix_pytest_args
 
@@ -154,12 +157,33 @@ class System(models.Model):
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    name_skeleton = models.CharField(max_length=300, unique=True, editable=False,
+                                     help_text="the name as compared for look-alikes (catalog.names.name_skeleton)")
+
     class Meta:
         db_table = "leaderboard_system"  # the table of the app this model came from (catalog 0001)
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Refuse names the board could not tell apart (catalog.names): invisible or control characters, only
+        digits, or a name that looks like another system's. Raises ValidationError({"name": message})."""
+        super().clean()
+        problem = names.name_problem(self.name or "")
+        if problem is None:
+            twin = System.objects.filter(name_skeleton=names.name_skeleton(self.name)).exclude(pk=self.pk).first()
+            if twin is not None:
+                problem = (f"A system called {twin.name!r} already exists and {self.name!r} would look the same on "
+                           "the leaderboard; choose a name that differs in more than letter case, look-alike "
+                           "letters or spacing.")
+        if problem:
+            raise ValidationError({"name": problem})
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_skeleton = names.name_skeleton(self.name)
+        super().save(*args, **kwargs)
 
 
 class ReportedResult(models.Model):

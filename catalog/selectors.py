@@ -116,3 +116,12 @@ def systems_of_user(*, user: User | AnonymousUser) -> QuerySet[System]:
     if not user.is_authenticated:
         return System.objects.none()
     return System.objects.filter(team__members=user).distinct()
+
+
+def system_by_ref(ref: str) -> System | None:
+    """The system a reference names: ASCII digits are its id, anything else its exact name (names of only digits
+    are refused, catalog.names, so the two never collide; "³" or "١٢" are names, never ids). None when none."""
+    systems = System.objects.select_related("team")
+    if ref.isascii() and ref.isdigit():
+        return systems.filter(pk=int(ref)).first()
+    return systems.filter(name=ref).first()

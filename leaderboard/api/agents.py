@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog.models import System
-from catalog.selectors import user_in_team
+from catalog.selectors import system_by_ref, user_in_team
 
 from submissions.agents.selectors import endpoint_data, endpoint_get
 from evaluation.services import generation_start
@@ -23,8 +23,7 @@ NOT_YOURS = error_response("not signed in, or the system belongs to another team
 
 def _own_system(request, ref: str) -> System:
     """The system named or numbered `ref` if the caller's team owns it (404 if unknown, 403 if not theirs)."""
-    lookup = {"pk": int(ref)} if ref.isdigit() else {"name": ref}
-    system = System.objects.filter(**lookup).select_related("team").first()
+    system = system_by_ref(ref)
     if system is None:
         raise NotFound(f"no system {ref!r}")
     if not user_in_team(user=request.user, team=system.team):

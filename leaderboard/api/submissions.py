@@ -22,7 +22,7 @@ from leaderboard.api.board import (EvaluatorOutputSerializer, MetricsOutputSeria
                                    bad_request_response, error_response)
 from submissions.agents.selectors import generation_log, generation_progress
 from submissions.models import GenerationCall, Submission
-from catalog.selectors import systems_of_user, user_in_team
+from catalog.selectors import system_by_ref, user_in_team
 from submissions.selectors import submission_archive, submission_get, submissions_visible
 from evaluation.services import submission_create
 from submissions.services import upload_size_check
@@ -215,8 +215,9 @@ class SubmissionListCreateApi(APIView):
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         ref = data["system"]
-        system = systems_of_user(user=request.user).filter(
-            **({"pk": int(ref)} if ref.isdigit() else {"name": ref})).first()
+        system = system_by_ref(ref)
+        if system is not None and not user_in_team(user=request.user, team=system.team):
+            system = None
         if system is None:
             raise PermissionDenied(f"no system {ref!r} owned by your team: create it first (POST /api/v1/systems/)")
         submission = submission_create(system=system, split=split_from_body(data), upload=data["archive"],

@@ -27,10 +27,9 @@ def submit(request):
     if request.method == "POST":
         try:
             upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
-        except SubmissionError as exc:
-            form = SubmissionForm(user=request.user)
-            form.add_error(None, str(exc))
-            return render(request, "submissions/submit.html", {"form": form}, status=400)
+        except SubmissionError as exc:  # the body is not read: show an empty form with the reason
+            return render(request, "submissions/submit.html", {"form": SubmissionForm(user=request.user),
+                                                               "upload_error": str(exc)}, status=400)
     form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user)
     if not form.fields["system"].queryset.exists():
         messages.info(request, "Create a system first: submissions belong to a system.")

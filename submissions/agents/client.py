@@ -155,7 +155,7 @@ class _Exchange:
 
     def _read(self, response: httpx.Response) -> bytes:
         declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.limits.max_bytes:
+        if declared.isascii() and declared.isdigit() and int(declared) > self.limits.max_bytes:
             raise _Failure(f"the answer is {declared} bytes, over the limit of {self.limits.max_bytes} bytes")
         chunks, total = [], 0
         for chunk in response.iter_bytes():
@@ -245,7 +245,7 @@ class _Exchange:
     # --- the whole call -----------------------------------------------------------------------
     def _poll_wait(self, headers: httpx.Headers) -> float:
         value = headers.get("retry-after", "")
-        wait = float(value) if value.replace(".", "", 1).isdigit() else self.limits.poll_interval
+        wait = float(value) if value.isascii() and value.replace(".", "", 1).isdigit() else self.limits.poll_interval
         return min(max(wait, 0.05), 60.0)
 
     def run(self, payload: dict) -> tuple[_Reply, str, bytes]:

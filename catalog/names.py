@@ -1,0 +1,79 @@
+"""Names shown on the public board: what a system may be called, and when two names are the same name.
+
+A name that only looks like another (other letter case, a Cyrillic "е" for a Latin "e", a zero-width space, a
+right-to-left override) would let one team impersonate another on the leaderboard. Names are therefore compared by
+their *skeleton*, in the spirit of Unicode Technical Standard #39 "Confusable Detection": NFKC, case folding, every character replaced by its ASCII prototype where it has one (see
+`_representatives`; data of the confusable-homoglyphs package, from Unicode's confusables.txt), spaces collapsed.
+Invisible and direction-control characters are refused outright, and so are names made only of digits (a numeric
+reference means a system's id: catalog.selectors.system_by_ref).
+"""
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+#: Refused anywhere in a name: every format character (zero-width spaces and joiners, the bidi embeddings,
+#: overrides and isolates, the word joiner, the BOM) and every control character.
+REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn"})
+MAX_LENGTH = 100
+
+
+@functools.cache
+def _representatives() -> dict[str, str]:
+    """char -> its prototype: the class of the ASCII letters or digits it is a confusable of (itself or its capital),
+    a class being ASCII letters and digits confusable with each other ("1", "l", "I", "i" -> "1"; "0", "O", "o" ->
+    "0"); chars with no ASCII confusable keep themselves. Non-ASCII chars are mapped one hop only: chaining
+    confusables of confusables would merge letters nobody confuses."""
+    from confusable_homoglyphs import utils
+
+    pairs: dict[str, set[str]] = {}  # both directions: the data lists some pairs one way only
+    for char, homoglyphs in utils.load("confusables.json").items():
+        for homoglyph in homoglyphs:
+            other = homoglyph["c"].strip("\u200e\u200f")
+            pairs.setdefault(char, set()).add(other)
+            pairs.setdefault(other, set()).add(char)
+
+    def ascii_neighbours(char: str) -> set[str]:
+        near = pairs.get(char, set()) | pairs.get(char.upper(), set()) | pairs.get(char.lower(), set()) | {char}
+        return {c.casefold() for c in near if len(c) == 1 and c.isascii() and c.isalnum()}
+
+    # ASCII letters and digits that are confusables of each other form one class ("1", "l", "I", "i"; "0", "O", "o")
+    ascii_class: dict[str, str] = {c: c for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
+    changed = True
+    while changed:
+        changed = False
+        for char in ascii_class:
+            best = min((ascii_class[c] for c in ascii_neighbours(char) if c in ascii_class), key=ord)
+            if best != ascii_class[char]:
+                ascii_class[char], changed = best, True
+    table: dict[str, str] = {}
+    for char in set(pairs) | {c.casefold() for c in pairs if len(c.casefold()) == 1}:
+        near = [ascii_class[c] for c in ascii_neighbours(char) if c in ascii_class]
+        if near:
+            table[char] = min(near, key=ord)
+    return table
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a system's name (a sentence saying what to change), or None when it can."""
+    if not name.strip():
+        return "Give the system a name."
+    if len(name) > MAX_LENGTH:
+        return f"A name has at most {MAX_LENGTH} characters."
+    for char in name:
+        if unicodedata.category(char) in REFUSED_CATEGORIES:
+            label = unicodedata.name(char, f"U+{ord(char):04X}")
+            return (f"The name holds an invisible or control character ({label}, U+{ord(char):04X}); "
+                    "type it again without it.")
+    if name.strip().isdigit():
+        return "A name cannot be only digits (numbers refer to systems by id): add a letter."
+    return None
+
+
+def name_skeleton(name: str) -> str:
+    """The form two names are compared in (see the module docstring): equal skeletons mean names that look alike,
+    e.g. `Demo Agent Alpha`, `demo agent alpha` and `Dеmo Agent Alpha` (Cyrillic е) share one."""
+    table = _representatives()
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    mapped = "".join(table.get(char, char) for char in folded)
+    return " ".join(unicodedata.normalize("NFKC", mapped).split())

@@ -1,0 +1,97 @@
+"""Abuse found by a break-it pass on a public site (issue 13): each of these answered a 500 or let one team pass
+for another on the board before its fix."""
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from catalog.models import System
+from catalog.services import system_create, team_for_user
+
+
+@pytest.fixture
+def owner(make_user, client):
+    user, token = make_user("owner")
+    client.force_login(user)
+    return user, token
+
+
+def test_an_over_limit_upload_through_the_form_gets_the_reason_not_a_500(owner, client, demo_split, settings):
+    user, _ = owner
+    system_create(team=team_for_user(user=user), name="Big Uploader")
+    settings.SUBMISSION_MAX_UPLOAD_BYTES = 1024
+    resp = client.post("/submit/", {"note": "x" * 4096}, CONTENT_LENGTH=str(10 * 1024 * 1024))
+    assert resp.status_code == 400
+    assert "the limit is 1024 bytes" in resp.content.decode()
+
+
+@pytest.mark.parametrize("lookalike", [
+    "demo agent alpha",  # letter case
+    "Dеmo Agent Alpha",  # Cyrillic е
+    "DEMO  AGENT  ALPHA",  # spacing
+    "Ｄemo Agent Alpha",  # fullwidth
+    "Dem0 Agent A1pha",  # digits for letters
+    "Demo Agent AIpha",  # capital i for l
+])
+def test_a_name_that_looks_like_another_systems_is_refused(owner, lookalike):
+    team = team_for_user(user=owner[0])
+    system_create(team=team, name="Demo Agent Alpha")
+    with pytest.raises(ValidationError) as refused:
+        system_create(team=team, name=lookalike)
+    assert "already exists" in str(refused.value) and "Demo Agent Alpha" in str(refused.value)
+    assert System.objects.count() == 1
+
+
+@pytest.mark.parametrize("name, why", [
+    ("Demo\u200b Agent Alpha", "ZERO WIDTH SPACE"),
+    ("\u202eahplA tnegA omeD", "RIGHT-TO-LEFT OVERRIDE"),
+    ("Agent\u2066Beta", "LEFT-TO-RIGHT ISOLATE"),
+    ("Agent\x07Beta", "control character"),
+    ("12", "only digits"),
+    ("³", "only digits"),
+])
+def test_invisible_characters_and_digit_only_names_are_refused_with_the_reason(owner, name, why):
+    with pytest.raises(ValidationError) as refused:
+        system_create(team=team_for_user(user=owner[0]), name=name)
+    assert why in str(refused.value)
+
+
+def test_the_api_refuses_a_lookalike_name_with_a_400_and_the_reason(owner, client):
+    _, token = owner
+    auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
+    assert client.post("/api/v1/systems/", {"name": "Demo Agent Alpha"}, **auth).status_code == 201
+    resp = client.post("/api/v1/systems/", {"name": "Dеmo Agent Alpha"}, **auth)
+    assert resp.status_code == 400 and "already exists" in resp.content.decode()
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/api/v1/systems/%C2%B3/endpoint/"),
+    ("post", "/api/v1/systems/%C2%B2/runs/"),
+    ("get", "/api/v1/systems/%D9%A1%D9%A2/endpoint/"),  # Arabic-Indic digits
+])
+def test_unicode_digits_in_a_system_reference_are_a_404_not_a_500(owner, client, method, path):
+    _, token = owner
+    resp = getattr(client, method)(path, HTTP_AUTHORIZATION=f"Token {token}")
+    assert resp.status_code == 404, resp.content
+
+
+def test_an_upload_naming_its_system_with_unicode_digits_is_refused_cleanly(owner, client, demo_split, demo_zip):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    _, token = owner
+    upload = SimpleUploadedFile("a.zip", demo_zip("agent-alpha"), content_type="application/zip")
+    resp = client.post("/api/v1/submissions/", {"system": "³", "archive": upload},
+                       HTTP_AUTHORIZATION=f"Token {token}")
+    assert resp.status_code == 403 and "no system" in resp.content.decode()
+
+
+def test_a_numeric_reference_is_the_id_and_a_name_is_the_name(owner, client):
+    _, token = owner
+    system = system_create(team=team_for_user(user=owner[0]), name="Agent 7")
+    auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
+    by_id = client.get(f"/api/v1/systems/{system.pk}/endpoint/", **auth)
+    by_name = client.get("/api/v1/systems/Agent%207/endpoint/", **auth)
+    unknown = client.get(f"/api/v1/systems/{system.pk + 1000}/endpoint/", **auth)
+    assert by_id.status_code == by_name.status_code == unknown.status_code == 404
+    assert by_id.json() == by_name.json() != unknown.json()  # the same system either way: found, no endpoint yet
+    assert "no system" in unknown.json()["detail"]
