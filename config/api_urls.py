@@ -1,13 +1,13 @@
 """The /api/v1/ routes (DRF; schema by drf-spectacular)."""
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from leaderboard.api import agents as agents_api
+from leaderboard.api import auth as auth_api
 from leaderboard.api import board as leaderboard_api
 from leaderboard.api import submissions as submissions_api
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", auth_api.TokenApi.as_view(), name="api-token"),
     path("leaderboard/", leaderboard_api.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("tasks/", leaderboard_api.TaskListApi.as_view(), name="api-tasks"),
     path("reported/", leaderboard_api.ReportedApi.as_view(), name="api-reported"),

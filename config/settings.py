@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "catalog",
     "leaderboard",
     "submissions",
@@ -59,7 +60,21 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into its page (429)
 ]
+
+# --- sign-in throttles ------------------------------------------------------------------------
+# django-axes counts wrong passwords (login form, admin and API token alike) per address and per account, and locks
+# either out for AXES_COOLOFF_TIME after AXES_FAILURE_LIMIT of them; a right password resets the count.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+#: New accounts per address (django-ratelimit on /signup/): the daily quota is a team's, so accounts must not be free.
+SIGNUP_RATE = env.str("SIGNUP_RATE", default="5/h")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -194,6 +209,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "leaderboard.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_TOKEN_RATE", default="10/min")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "RepoGenesis Leaderboard API",

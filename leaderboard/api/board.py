@@ -8,7 +8,6 @@ serializer over a selector's dict), `MetricsOutputSerializer` (the M of docs/sco
 from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiViewExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -453,31 +452,3 @@ class SystemListCreateApi(APIView):
         ser.is_valid(raise_exception=True)
         system = system_create(team=team_for_user(user=request.user), **ser.validated_data)
         return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
-
-
-class TokenOutputSerializer(serializers.Serializer):
-    """POST /api/v1/auth/token/: the caller's API token, for `Authorization: Token <token>`."""
-
-    token = serializers.CharField()
-
-
-class AuthTokenSchema(OpenApiViewExtension):
-    """The schema of DRF's `obtain_auth_token` (config/api_urls.py), which this project does not define: its
-    operation id, tag and real answer {"token"} (DRF declares only its input serializer). Registered on import of
-    this module, which the URLconf imports; outranks drf-spectacular's own extension for the view."""
-
-    target_class = "rest_framework.authtoken.views.ObtainAuthToken"
-    match_subclasses = True
-    priority = 1
-
-    def view_replacement(self):
-        class DocumentedObtainAuthToken(self.target_class):
-            @extend_schema(operation_id="auth_token_create", tags=["auth"],
-                           responses={200: TokenOutputSerializer,
-                                      400: bad_request_response("a wrong username or password")})
-            def post(self, request, *args, **kwargs):
-                """Trade a username and password (form or JSON) for the account's API token, {"token"}; send it
-                as `Authorization: Token <token>`. Accounts are made on /signup/."""
-                return super().post(request, *args, **kwargs)
-
-        return DocumentedObtainAuthToken

@@ -1,4 +1,5 @@
 """Pages: the leaderboard, the task catalog, systems, sign-up."""
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -7,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 import markdown
+from django_ratelimit.decorators import ratelimit
 
 from leaderboard.charts import failure_breakdown_figure, radar_figure
 from leaderboard.forms import SignUpForm, SystemForm
@@ -117,13 +119,19 @@ def system_detail(request, pk: int):
                                                               "agent": system_agent_panel(system=system, user=request.user)})
 
 
+@ratelimit(key="ip", rate=lambda group, request: settings.SIGNUP_RATE, method="POST", block=False)
 def signup(request):
-    """Create an account (and a personal team), then log in."""
+    """Create an account (and a personal team), then log in. At most SIGNUP_RATE new accounts per address (429)."""
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and getattr(request, "limited", False):
+        form.is_valid()  # add_error needs a cleaned form
+        form.add_error(None, "Too many new accounts from your address; try again later. A team shares one quota: "
+                             "ask your team to add you instead.")
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         team_for_user(user=user)
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, "Welcome! Create a system, then submit its generated repositories.")
         return redirect("leaderboard:system_new")
     return render(request, "registration/signup.html", {"form": form})

@@ -1,0 +1,43 @@
+"""POST /api/v1/auth/token/: a username and password for the account's API token, throttled.
+
+Wrong passwords count towards django-axes' lockout (per account and per address, AXES_* settings), and the view
+itself admits AUTH_TOKEN_RATE attempts per address (DRF's ScopedRateThrottle, scope `auth`): guessing a password
+through the API is as slow as through the login form.
+"""
+from axes.handlers.proxy import AxesProxyHandler
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.throttling import ScopedRateThrottle
+
+from leaderboard.api.board import ErrorOutputSerializer, bad_request_response
+
+
+class TokenOutputSerializer(serializers.Serializer):
+    """POST /api/v1/auth/token/: the caller's API token, for `Authorization: Token <token>`."""
+
+    token = serializers.CharField()
+
+
+class TokenApi(ObtainAuthToken):
+    """DRF's token view with a throttle of its own (scope `auth`)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(operation_id="auth_token_create", tags=["auth"],
+                   responses={200: TokenOutputSerializer,
+                              400: bad_request_response("a wrong username or password"),
+                              403: ErrorOutputSerializer, 429: ErrorOutputSerializer})
+    def post(self, request, *args, **kwargs):
+        """Trade a username and password (form or JSON) for the account's API token, {"token"}; send it as
+        `Authorization: Token <token>`. Accounts are made on /signup/. 429 past the rate and while the account
+        or the address is locked out after repeated wrong passwords."""
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            if not AxesProxyHandler.is_allowed(request, {"username": request.data.get("username")}):
+                raise Throttled(detail="Too many wrong passwords for this account or address: sign-in is paused "
+                                       "for a while; reset the password from the log-in page if you forgot it.")
+            raise
