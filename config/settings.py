@@ -141,7 +141,10 @@ EVALUATION_BACKEND = env("EVALUATION_BACKEND", default="local")  # local | docke
 EVALUATION_TASK_CONCURRENCY = env.int("EVALUATION_TASK_CONCURRENCY", default=2)
 EVALUATION_SANDBOX_PYTHON = env("EVALUATION_SANDBOX_PYTHON", default="/usr/bin/python3")
 EVALUATION_STALE_SECONDS = env.int("EVALUATION_STALE_SECONDS", default=60)  # silent heartbeat = dead worker
-EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="process")  # process | netns+bwrap[+cgroup]
+EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="netns+bwrap")  # netns+bwrap[+cgroup] | docker
+#: Evaluate without a sandbox (isolation `process`): for one's own trusted repositories only, never for submissions;
+#: every result then carries a warning. The worker refuses to start below EVALUATION_MIN_ISOLATION otherwise.
+EVALUATION_ALLOW_UNSANDBOXED = env.bool("EVALUATION_ALLOW_UNSANDBOXED", default=False)
 EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
 EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=False)  # builds reach Maven Central via the proxy
 # The only hosts the install phase can reach (HTTPS through the sandbox's allow-listing proxy).

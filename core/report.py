@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.engine.spec import TaskEvaluation
+from core.sandbox import UNSANDBOXED_WARNING
 from core.grading.metrics import TaskScore, aggregate_by_language, pass_at_1, solved
 
 SCHEMA = "scoring/v1"
@@ -106,20 +107,42 @@ def build_report(*, benchmark: dict, evaluator: dict, submission: dict, tasks: l
                  summary: dict | None = None) -> dict[str, Any]:
     """The whole report; `summary` is computed from `tasks` when not given (a stored run passes its own)."""
     tasks = sorted(tasks, key=lambda t: t["task"])
+    if evaluator.get("isolation") == "process":  # never silently: a result of code that ran without a sandbox
+        evaluator = {**evaluator, "warning": UNSANDBOXED_WARNING}
     return {"schema": SCHEMA, "benchmark": benchmark, "evaluator": evaluator, "submission": submission,
             "summary": summary or summarize(tasks), "tasks": tasks}
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: Any) -> Any:
+    """A CSV cell neutralised against formula injection (OWASP "CSV Injection"): a string starting with `=`, `+`,
+    `-`, `@`, a tab or a carriage return gets a leading apostrophe, so a spreadsheet shows it as text. Numbers,
+    None and other strings are returned unchanged (a negative number stays a number). The one neutraliser of
+    every CSV the site writes: `report_csv` and the leaderboard exports (docs/exports.md)."""
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
+
+
+def csv_safe_row(row: dict[str, Any]) -> dict[str, Any]:
+    """`csv_safe` applied to every value of one CSV row (a dict for csv.DictWriter)."""
+    return {key: csv_safe(value) for key, value in row.items()}
+
+
 def report_csv(report: dict) -> str:
-    """One CSV row per task with the scalar fields of the report (durations in seconds)."""
+    """One CSV row per task with the scalar fields of the report (durations in seconds); text cells neutralised
+    by `csv_safe`."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for t in report["tasks"]:
         d = t.get("durations") or {}
-        writer.writerow({**t, "submission": report["submission"]["id"], "system": report["submission"]["system"], "ac": "n/a" if t["ac"] is None else f"{t['ac']:.4f}", "pass_at_1": f"{t['pass_at_1']:.4f}",
+        writer.writerow(csv_safe_row({**t, "submission": report["submission"]["id"], "system": report["submission"]["system"], "ac": "n/a" if t["ac"] is None else f"{t['ac']:.4f}", "pass_at_1": f"{t['pass_at_1']:.4f}",
                          "install_seconds": d.get("install"), "start_seconds": d.get("start"),
-                         "test_seconds": d.get("test")})
+                         "test_seconds": d.get("test")}))
     return out.getvalue()
 
 

@@ -35,7 +35,7 @@ from core.engine.runner import evaluate_task
 from core.engine.spec import TaskEvaluation
 from core.grading.taxonomy import Outcome
 from core.report import entry_from_result, evaluation_fields, summarize
-from core.sandbox import SandboxError, isolation_at_least
+from core.sandbox import IsolationTooWeak, SandboxError, isolation_at_least
 from submissions.models import Submission
 from submissions.services import archive_limits
 
@@ -169,12 +169,22 @@ def _port_lock(port: int):
         yield
 
 
+def required_isolation() -> str:
+    """The weakest isolation submitted code may run under: EVALUATION_MIN_ISOLATION (default `netns+bwrap`), or
+    `process` when the operator opted in with EVALUATION_ALLOW_UNSANDBOXED (trusted folders only)."""
+    return "process" if settings.EVALUATION_ALLOW_UNSANDBOXED else settings.EVALUATION_MIN_ISOLATION
+
+
 def isolation_check() -> None:
-    """Refuse to score below EVALUATION_MIN_ISOLATION. Raises SandboxError (→ harness_error, never scored)."""
-    level, minimum = sandbox_backend().isolation, settings.EVALUATION_MIN_ISOLATION
+    """Refuse to run anything below `required_isolation()`. Raises IsolationTooWeak (→ harness_error, never
+    scored) with what to install or set."""
+    level, minimum = sandbox_backend().isolation, required_isolation()
     if not isolation_at_least(level, minimum):
-        raise SandboxError(f"this worker reaches isolation {level!r}, below the required {minimum!r}: "
-                           "install bubblewrap and iproute2 and run the worker as root")
+        raise IsolationTooWeak(
+            f"this worker reaches isolation {level!r}, below the required {minimum!r}, so no repository is run: "
+            "install bubblewrap and iproute2 and run the worker as root (or use EVALUATION_BACKEND=docker); for "
+            "your own trusted repositories only, EVALUATION_ALLOW_UNSANDBOXED=1 (manage.py evaluate "
+            "--allow-unsandboxed) runs them without a sandbox")
 
 
 def repo_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
@@ -200,7 +210,7 @@ def repo_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: 
             return repo_evaluate(task=task, repo=repo, harvest_maven=harvest_maven)
         except SandboxError as exc:
             log.warning("platform fault on %s (attempt %s of %s): %s", task.name, attempt, MAX_ATTEMPTS, exc)
-            if attempt == MAX_ATTEMPTS:
+            if attempt == MAX_ATTEMPTS or isinstance(exc, IsolationTooWeak):  # this worker can never run it
                 return TaskEvaluation(task=task.name, outcome=Outcome.HARNESS_ERROR.value, dsr=0, tests_passed=0,
                                       tests_total=task.tests_total, detail=str(exc)[:500])
             time.sleep(RETRY_DELAY_SECONDS)

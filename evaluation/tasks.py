@@ -12,11 +12,12 @@ import logging
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from celery.signals import worker_ready
+from celery.signals import worker_init, worker_ready
 from django.conf import settings
 
 from catalog.models import Task
 from core.engine import workspace
+from core.sandbox import UNSANDBOXED_WARNING, IsolationTooWeak
 
 from . import generation, pipeline
 from .engine_setup import sandbox_backend, work_root
@@ -104,6 +105,19 @@ def generations_recover() -> None:
         generation_enqueue(submission_id=submission_id, task_count=task_count)
     if rows:
         log.warning("re-sent %s generation(s) left by a dead worker", len(rows))
+
+
+@worker_init.connect
+def _refuse_without_sandbox(sender=None, **kwargs) -> None:
+    """A worker whose sandbox is weaker than the required isolation does not start (SystemExit with the reason):
+    it would only fail every task it took, or run submitted code unsandboxed (pipeline.isolation_check)."""
+    try:
+        pipeline.isolation_check()
+    except IsolationTooWeak as exc:
+        log.critical("refusing to start: %s", exc)
+        raise SystemExit(f"refusing to start the worker: {exc}") from exc
+    if sandbox_backend().isolation == "process":
+        log.warning("%s", UNSANDBOXED_WARNING)
 
 
 @worker_ready.connect

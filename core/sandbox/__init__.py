@@ -3,8 +3,8 @@
 `get_backend(name, **options)` returns a `SandboxBackend`; every backend hands out one `TaskSandbox`
 per evaluated task, which runs commands, starts the service and tears everything down.
 """
-from .base import (ISOLATION_ORDER, ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox,
-                   isolation_at_least)
+from .base import (ISOLATION_ORDER, UNSANDBOXED_WARNING, ExecResult, IsolationTooWeak, Mount, Role, SandboxBackend,
+                   SandboxError, ServiceHandle, TaskSandbox, isolation_at_least)
 from .registry import get_backend
 
-__all__ = ["ISOLATION_ORDER", "isolation_at_least", "ExecResult", "Mount", "Role", "SandboxBackend", "SandboxError", "ServiceHandle", "TaskSandbox", "get_backend"]
+__all__ = ["ISOLATION_ORDER", "UNSANDBOXED_WARNING", "IsolationTooWeak", "isolation_at_least", "ExecResult", "Mount", "Role", "SandboxBackend", "SandboxError", "ServiceHandle", "TaskSandbox", "get_backend"]

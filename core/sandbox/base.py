@@ -133,6 +133,16 @@ class SandboxBackend(abc.ABC):
 ISOLATION_ORDER = {"process": 0, "netns+bwrap": 1, "netns+bwrap+cgroup": 2, "docker": 2}
 
 
+class IsolationTooWeak(SandboxError):
+    """This worker's sandbox is weaker than the required isolation: no submitted code may run here (not a
+    transient fault: retrying on the same worker cannot help)."""
+
+
+#: The warning every result evaluated without a sandbox carries (reports, pages, the offline command).
+UNSANDBOXED_WARNING = ("evaluated WITHOUT a sandbox (isolation `process`, EVALUATION_ALLOW_UNSANDBOXED): the "
+                       "repositories ran as plain processes of the host; only for trusted code, never for submissions")
+
+
 def isolation_at_least(level: str, minimum: str) -> bool:
     """True when isolation `level` is at least as strong as `minimum` (both names of ISOLATION_ORDER)."""
     return ISOLATION_ORDER.get(level, 0) >= ISOLATION_ORDER.get(minimum, 0)

@@ -1,13 +1,16 @@
-"""`manage.py evaluate PATH --benchmark demo [--split S] [--tasks A,B] [--json FILE] [--csv FILE]`.
+"""`manage.py evaluate PATH --benchmark demo [--split S] [--benchmark-version SHA] [--tasks A,B] [--json FILE]
+[--csv FILE]`.
 
 Offline evaluation of a folder (one sub-folder per task) or an archive, like the paper's harness.
 Exit 0 whatever the scores; non-zero only when the evaluation itself could not run.
 """
 import json
+from contextlib import nullcontext
 import tempfile
 import time
 from pathlib import Path
 
+from django.test.utils import override_settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
@@ -15,7 +18,8 @@ from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
 from evaluation.engine_setup import environment_stamp, sandbox_backend
 from core.report import build_report, entry_from_evaluation, report_csv
-from evaluation.pipeline import folder_evaluate
+from core.sandbox import UNSANDBOXED_WARNING, IsolationTooWeak
+from evaluation.pipeline import folder_evaluate, isolation_check
 from submissions.services import archive_limits
 from catalog.selectors import NotFound, split_get, split_tasks
 
@@ -31,12 +35,34 @@ class Command(BaseCommand):
         parser.add_argument("--json", type=Path, help="write the report JSON here")
         parser.add_argument("--csv", type=Path, help="write the report CSV here")
         parser.add_argument("--concurrency", type=int, default=None)
+        parser.add_argument("--allow-unsandboxed", action="store_true",
+                            help="run the repositories without a sandbox when this machine has none (your own "
+                                 "trusted folders only; the report says so)")
+        parser.add_argument("--benchmark-version", default="",
+                            help="refuse to run unless the imported benchmark version (sha256) starts with this "
+                                 "(the version a leaderboard row was scored on: its report page states it)")
 
     def handle(self, *args, **opts):
+        allow = override_settings(EVALUATION_ALLOW_UNSANDBOXED=True) if opts["allow_unsandboxed"] else nullcontext()
+        with allow:
+            self._evaluate(opts)
+
+    def _evaluate(self, opts) -> None:
+        try:
+            isolation_check()
+        except IsolationTooWeak as exc:
+            raise CommandError(str(exc)) from exc
+        if sandbox_backend().isolation == "process":
+            self.stderr.write(f"WARNING: {UNSANDBOXED_WARNING}")
         try:
             split = split_get(benchmark=opts["benchmark"], split=opts["split"])
         except NotFound as exc:
             raise CommandError(str(exc)) from exc
+        wanted_version = opts.get("benchmark_version") or ""
+        if wanted_version and not split.benchmark.version.startswith(wanted_version):
+            raise CommandError(f"benchmark {split.benchmark.name!r} is imported at version "
+                               f"{split.benchmark.version[:12]}, not {wanted_version[:12]}: import the version "
+                               f"the row was scored on (manage.py import_benchmark) to reproduce it")
         tasks = list(split_tasks(split=split))
         if opts["tasks"]:
             wanted = [t.strip() for t in opts["tasks"].split(",") if t.strip()]
