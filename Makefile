@@ -30,7 +30,7 @@ ENGINE_ONLY = --ignore=tests/evaluation/test_forged_reports.py --ignore=tests/ev
 
 test-all: test test-slow
 
-# The demo agent endpoint (protocol agent/1) on 127.0.0.1:8765; the site must run with AGENT_ALLOWED_NETWORKS=127.0.0.1.
+# The demo agent endpoint (protocol agent/1) on 127.0.0.1:8765; the site must run with AGENT_ALLOWED_NETWORKS=127.0.0.1:8765.
 demo-agent: setup
 	.venv/bin/python manage.py demo_agent --port $${PORT:-8765} --system $${SYSTEM:-agent-alpha}
 

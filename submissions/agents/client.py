@@ -16,6 +16,7 @@ Rules (docs/agent-protocol.md "Limits"):
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
@@ -30,7 +31,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from .guard import Target, UrlRefused, check_url
+from .guard import Target, UrlRefused, address_problem, check_url
 from .protocol import AnswerError, parse_answer
 
 log = logging.getLogger("submissions.agents")
@@ -210,10 +211,25 @@ class _Exchange:
         except UrlRefused as exc:
             raise _Failure(f"refused to call {_shown(url)}: {exc}") from exc
 
+    def _redirect_allowed(self, target: Target, first: Target) -> bool:
+        ip = ipaddress.ip_address(target.address)
+        if address_problem(ip) is None or (target.address, target.port) == (first.address, first.port):
+            return True
+        return any(a.port == target.port and a.admits(ip, target.port) for a in self.limits.allowed_networks)
+
     def request(self, method: str, url: str, body: bytes | None, kind: str) -> _Reply:
-        """One request with redirects followed by hand; every hop is checked. 5xx raises _Retryable."""
+        """One request with redirects followed by hand; every hop is checked, and a redirect to a non-public
+        address is followed only back to the endpoint's own address and port or to a pair AGENT_ALLOWED_NETWORKS
+        names with its port (never into the site or another local service where a whole network is open).
+        5xx raises _Retryable."""
+        first = None
         for hop in range(self.limits.max_redirects + 1):
             target = self._check(url)
+            first = first or target
+            if hop and not self._redirect_allowed(target, first):
+                raise _Failure(f"refused to follow a redirect to {_shown(url)}: a redirect may lead to a non-public "
+                               "address only back to the endpoint itself or to an address:port pair "
+                               "AGENT_ALLOWED_NETWORKS names")
             reply = self._send(method, target, body, kind if hop == 0 else "redirect")
             if reply.status in _REDIRECTS and reply.headers.get("location"):
                 url = urljoin(url, reply.headers["location"])

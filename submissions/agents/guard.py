@@ -3,7 +3,8 @@
 A URL is accepted when its scheme is http or https, it carries no credentials, and *every* address its
 host resolves to is a global unicast address: loopback, private, link-local, shared (CGNAT), reserved,
 multicast, unspecified and cloud-metadata addresses are refused unless they fall in one of the
-`allowed_networks` (the AGENT_ALLOWED_NETWORKS setting). IPv4 addresses embedded in IPv6 (mapped,
+`allowed_networks` (the AGENT_ALLOWED_NETWORKS setting: networks, or address:port pairs that allow that one port
+only, e.g. `127.0.0.1:8765` for the demo agent). IPv4 addresses embedded in IPv6 (mapped,
 6to4, NAT64) are judged by the embedded address.
 
 The client connects to the address checked here (not to a second resolution), so a DNS answer that
@@ -50,9 +51,36 @@ class Target:
         return self.scheme, self.host, self.port
 
 
-def parse_networks(values: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    """CIDRs or single addresses (e.g. "127.0.0.1", "10.1.0.0/16") as networks. Raises ValueError."""
-    return tuple(ipaddress.ip_network(v.strip(), strict=False) for v in values if v and v.strip())
+@dataclass(frozen=True)
+class AllowedNetwork:
+    """A non-public network the platform may call: every port of it, or only `port` when one is given."""
+
+    network: ipaddress.IPv4Network | ipaddress.IPv6Network
+    port: int | None = None
+
+    def admits(self, ip: IPAddress, port: int) -> bool:
+        return ip.version == self.network.version and ip in self.network and self.port in (None, port)
+
+
+def parse_networks(values: Iterable[str]) -> tuple[AllowedNetwork, ...]:
+    """Networks the platform may call though they are not public: CIDRs or single addresses, each optionally with
+    one port ("127.0.0.1:8765", "[::1]:8765", "10.1.0.0/16", "10.1.0.0/16:443"). Raises ValueError naming a bad
+    entry."""
+    allowed = []
+    for value in (v.strip() for v in values if v and v.strip()):
+        text, port = value, None
+        if value.startswith("["):  # [v6]:port
+            text, _, rest = value[1:].partition("]")
+            port = int(rest[1:]) if rest.startswith(":") and rest[1:].isascii() and rest[1:].isdigit() else None
+        elif value.count(":") == 1:  # v4:port or v4/len:port
+            text, _, port_text = value.partition(":")
+            if not (port_text.isascii() and port_text.isdigit()):
+                raise ValueError(f"bad port in allowed network {value!r}")
+            port = int(port_text)
+        if port is not None and not 0 < port < 65536:
+            raise ValueError(f"bad port in allowed network {value!r}")
+        allowed.append(AllowedNetwork(ipaddress.ip_network(text, strict=False), port))
+    return tuple(allowed)
 
 
 def _embedded_v4(ip: IPAddress) -> ipaddress.IPv4Address | None:
@@ -84,14 +112,12 @@ def address_problem(ip: IPAddress) -> str | None:
     return None
 
 
-def address_allowed(ip: IPAddress, allowed_networks: Iterable = ()) -> str | None:
-    """None when `ip` may be called (global, or inside an allowed network); else the reason."""
+def address_allowed(ip: IPAddress, port: int, allowed_networks: Iterable[AllowedNetwork] = ()) -> str | None:
+    """None when `ip` may be called on `port`: a global address, or one an AllowedNetwork admits (on that port,
+    when the entry names one); else the reason."""
     problem = address_problem(ip)
-    if problem is None:
+    if problem is None or any(allowed.admits(ip, port) for allowed in allowed_networks):
         return None
-    for network in allowed_networks:
-        if ip.version == network.version and ip in network:
-            return None
     return problem
 
 
@@ -142,8 +168,9 @@ def check_url(url: str, *, allowed_networks: Iterable = (), resolver: Resolver |
     networks = tuple(allowed_networks)
     addresses = _resolve(host, port, resolver)
     for ip in addresses:
-        problem = address_allowed(ip, networks)
+        problem = address_allowed(ip, port, networks)
         if problem:
             shown = host if str(ip) == host else f"{host} ({ip})"
-            raise UrlRefused(f"{shown} is {problem}; the platform only calls public addresses")
+            raise UrlRefused(f"{shown} is {problem}; the platform only calls public addresses (and, on this site, "
+                             "the address:port pairs its AGENT_ALLOWED_NETWORKS lists)")
     return Target(url=url, scheme=scheme, host=host, port=port, address=str(addresses[0]))

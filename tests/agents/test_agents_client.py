@@ -11,6 +11,7 @@ import pytest
 
 from submissions.agents.client import call_agent
 from submissions.agents.demo_server import folder_source, make_server
+from submissions.agents.guard import parse_networks
 from submissions.agents.protocol import build_request
 from tests.agents.agent_kit import ROOT, SECRET, loopback_limits, repo_zip
 
@@ -202,10 +203,25 @@ def test_redirects_to_forbidden_addresses_are_refused(agent_server, target):
 def test_the_secret_goes_only_to_the_endpoints_origin(agent_server):
     other = agent_server(lambda h: h.reply(200, repo_zip()))
     first = agent_server(lambda h: h.reply(302, b"", headers={"Location": other.url + "/elsewhere"}))
-    result = _call(first.url)
-    assert result.ok
+    pairs = parse_networks([f"127.0.0.1:{first.server_address[1]}", f"127.0.0.1:{other.server_address[1]}"])
+    result = call_agent(url=first.url, secret=SECRET, payload=PAYLOAD, limits=loopback_limits(allowed_networks=pairs),
+                        user_agent="t")
+    assert result.ok, result.reason
     assert first.requests[0]["headers"]["Authorization"] == f"Bearer {SECRET}"
     assert "Authorization" not in other.requests[0]["headers"]
+
+
+def test_a_redirect_into_another_local_service_is_never_followed(agent_server):
+    """With a whole network allowed (127.0.0.1, every port), an agent's redirect to another port of it (the site's
+    own admin, say) is refused; only the endpoint's own address and port, or a pair named with its port, are."""
+    site = agent_server(lambda h: h.reply(200, repo_zip()))  # stands for the site: answers anything
+    agent = agent_server(lambda h: h.reply(302, b"", headers={"Location": site.url + "/admin/"}))
+    result = _call(agent.url)
+    assert not result.ok and "redirect" in result.reason and site.requests == []
+    port = agent.server_address[1]
+    result = call_agent(url=agent.url, secret=SECRET, payload=PAYLOAD, user_agent="t",
+                        limits=loopback_limits(allowed_networks=parse_networks([f"127.0.0.1:{port}"])))
+    assert not result.ok and site.requests == []  # a pair allows its own port only
 
 
 def test_the_connection_goes_to_the_checked_address_with_the_name_as_host(agent_server):

@@ -134,3 +134,13 @@ def owner_split():
     from catalog.models import Split
 
     return Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")
+
+
+def test_an_address_port_pair_allows_that_port_only():
+    pair = parse_networks(["127.0.0.1:8765"])
+    assert check_url("http://127.0.0.1:8765/", allowed_networks=pair).port == 8765
+    with pytest.raises(UrlRefused, match="loopback"):
+        check_url("http://127.0.0.1:8000/admin/", allowed_networks=pair)
+    assert check_url("http://[::1]:9/", allowed_networks=parse_networks(["[::1]:9"])).address == "::1"
+    with pytest.raises(ValueError, match="bad port"):
+        parse_networks(["127.0.0.1:http"])

@@ -2,7 +2,7 @@
 
 Serves an `agent/1` endpoint on 127.0.0.1 that answers each task with the demo submission's folder
 (benchmarks/demo-submissions/<system>/<task>/) or the task's reference (benchmarks/demo/<task>/reference),
-as a zip. Register http://127.0.0.1:<port>/ as a system's endpoint (with AGENT_ALLOWED_NETWORKS=127.0.0.1
+as a zip. Register http://127.0.0.1:<port>/ as a system's endpoint (with AGENT_ALLOWED_NETWORKS=127.0.0.1:<port>
 set for the site and the worker, since loopback is refused otherwise), then press "Run on split".
 """
 from pathlib import Path
