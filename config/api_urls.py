@@ -4,6 +4,7 @@ from django.urls import path
 from leaderboard.api import agents as agents_api
 from leaderboard.api import auth as auth_api
 from leaderboard.api import board as leaderboard_api
+from leaderboard.api import research as research_api
 from leaderboard.api import submissions as submissions_api
 
 urlpatterns = [
@@ -11,6 +12,12 @@ urlpatterns = [
     path("leaderboard/", leaderboard_api.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("tasks/", leaderboard_api.TaskListApi.as_view(), name="api-tasks"),
     path("reported/", leaderboard_api.ReportedApi.as_view(), name="api-reported"),
+    path("compare/", research_api.CompareApi.as_view(), name="api-compare"),
+    path("matrix/", research_api.MatrixApi.as_view(), name="api-matrix"),
+    path("cite/", research_api.CiteApi.as_view(), name="api-cite"),
+    path("export/board.json", research_api.BoardExportJsonApi.as_view(), name="api-export-board-json"),
+    path("export/board.csv", research_api.BoardExportCsvApi.as_view(), name="api-export-board-csv"),
+    path("export/results.csv", research_api.ResultsExportCsvApi.as_view(), name="api-export-results-csv"),
     path("systems/", leaderboard_api.SystemListCreateApi.as_view(), name="api-systems"),
     path("systems/<str:ref>/endpoint/", agents_api.EndpointApi.as_view(), name="api-system-endpoint"),
     path("systems/<str:ref>/runs/", agents_api.SystemRunApi.as_view(), name="api-system-runs"),

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from core.grading.ranking import RankInput, rank_rows
+from core.grading.metrics import task_difficulty
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
 
 from catalog.models import ReportedResult, Split, System
@@ -84,6 +85,12 @@ def _latest_runs(split: Split) -> list[EvaluationRun]:
     return list(latest.values())
 
 
+def latest_runs(*, split: Split) -> list[EvaluationRun]:
+    """Per system (reference systems included), its latest finished public run on the split, results and tasks
+    prefetched: the runs every leaderboard view, comparison and export reads."""
+    return _latest_runs(split)
+
+
 def leaderboard_rows(*, split: Split, language: str = "overall") -> list[LeaderboardRow]:
     """Ranked rows for one language view (`python`, `java` or `overall`). Raises NotFound for other views.
 
@@ -141,7 +148,8 @@ def task_health(*, split: Split) -> list[dict[str, Any]]:
     defects"): {"task": Task, "name", "language", "port", "port_source", "tests_total", "excluded", "suite_kind",
     "fixes", "defects", "reference": {"status", "detail", "runs", "passed_runs", "flake_rate"},
     "systems": number of ranked systems with a run, "solved_share": share of them that solve the task (None when
-    no system is scored), "mean_pass_at_1"}. Reference systems are not counted among the systems."""
+    no system is scored), "mean_pass_at_1", "difficulty": metrics.TaskDifficulty.as_dict() (spread and the
+    saturated / never solved / discriminating label of docs/scoring.md "Task difficulty and discrimination")}. Reference systems are not counted among the systems."""
     results: dict[str, list] = {}
     systems = 0
     for run in _latest_runs(split):
@@ -165,5 +173,7 @@ def task_health(*, split: Split) -> list[dict[str, Any]]:
             "systems": len(scored),
             "solved_share": sum(r.solved for r in scored) / len(scored) if scored else None,
             "mean_pass_at_1": sum(r.pass_at_1 for r in scored) / len(scored) if scored else None,
+            "difficulty": task_difficulty(pass_values=[r.pass_at_1 for r in scored],
+                                          solved_values=[r.solved for r in scored]).as_dict(),
         })
     return rows

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP_DIRS = {".venv", ".git", "var", "node_modules", "__pycache__"}
+SKIP_DIRS = {".venv", ".git", "var", "node_modules", "__pycache__", "mutants"}
 #: `docs/x.md`, then optionally one or more quoted sections: `"A"`, `"A", "B"`, `"A" and "B"` (across line breaks).
 CITATION = re.compile(r'docs/([\w.-]+\.md)((?:(?:\s*,\s*|\s+and\s+|\s+)"[^"\n]+(?:\n[^"\n]*)?")*)')
 SECTION = re.compile(r'"([^"]+)"')

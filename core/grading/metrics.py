@@ -229,3 +229,94 @@ def paired_tie_with_leader(
     Raises ValueError when the lengths differ or are 0."""
     lo, hi = bootstrap.paired_difference_interval(leader, other, resamples=resamples, seed=seed)
     return lo <= 0.0 <= hi
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Two systems compared task by task on Pass@1 (docs/scoring.md "Comparing two systems").
+
+    `tasks`: tasks paired (the same tasks, in the same order, for both); `mean_a`/`mean_b`: their mean Pass@1;
+    `difference` = mean_a - mean_b and `difference_ci` its 95% paired bootstrap interval (tasks resampled jointly),
+    all fractions in [-1, 1]; `wins`/`ties`/`losses`: tasks where A's Pass@1 is above, equal to or below B's;
+    `significant`: the interval does not contain 0.
+    """
+
+    tasks: int
+    mean_a: float
+    mean_b: float
+    difference: float
+    difference_ci: tuple[float, float]
+    wins: int
+    ties: int
+    losses: int
+
+    @property
+    def significant(self) -> bool:
+        """True when the 95% paired interval leaves out 0 (the two systems differ on these tasks)."""
+        lo, hi = self.difference_ci
+        return not lo <= 0.0 <= hi
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: the fields above, `difference_ci` as [lo, hi], plus `significant`."""
+        return {"tasks": self.tasks, "mean_a": self.mean_a, "mean_b": self.mean_b, "difference": self.difference,
+                "difference_ci": list(self.difference_ci), "significant": self.significant,
+                "wins": self.wins, "ties": self.ties, "losses": self.losses}
+
+
+def paired_comparison(
+    a: Sequence[float], b: Sequence[float], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> PairedComparison:
+    """Compare per-task Pass@1 lists `a` and `b` (same tasks, same order: the split's scored tasks by name) as
+    docs/scoring.md "Comparing two systems" states: the mean difference, its 95% paired bootstrap interval
+    (`bootstrap.paired_difference_interval`, the same seeded resamples as the "≈#1" marker of "Ranking", so
+    comparing a row with the leader agrees with its marker) and wins / ties / losses on values rounded to 4 decimals.
+    Raises ValueError when the lengths differ or are 0."""
+    lo, hi = bootstrap.paired_difference_interval(a, b, resamples=resamples, seed=seed)
+    n = len(a)
+    signs = [(round(x, 4) > round(y, 4)) - (round(x, 4) < round(y, 4)) for x, y in zip(a, b)]
+    return PairedComparison(tasks=n, mean_a=sum(a) / n, mean_b=sum(b) / n, difference=(sum(a) - sum(b)) / n,
+                            difference_ci=(lo, hi), wins=signs.count(1), ties=signs.count(0),
+                            losses=signs.count(-1))
+
+
+#: A task solved by at least this share of the scored systems is `saturated` (docs/scoring.md "Task difficulty and
+#: discrimination").
+SATURATED_SHARE = 0.9
+
+
+@dataclass(frozen=True)
+class TaskDifficulty:
+    """How one task separates the systems scored on it (docs/scoring.md "Task difficulty and discrimination").
+
+    `systems`: systems scored on it; `solved_share`: the share of them with P = N; `mean_pass_at_1` and `spread`
+    (population standard deviation of their Pass@1, in [0, 0.5]); all None when no system is scored. `label`:
+    `saturated`, `never solved`, `discriminating`, or None (no system scored)."""
+
+    systems: int
+    solved_share: float | None
+    mean_pass_at_1: float | None
+    spread: float | None
+    label: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields above as a dict."""
+        return {"systems": self.systems, "solved_share": self.solved_share, "mean_pass_at_1": self.mean_pass_at_1,
+                "spread": self.spread, "label": self.label}
+
+
+def task_difficulty(*, pass_values: Sequence[float], solved_values: Sequence[bool | int]) -> TaskDifficulty:
+    """Difficulty of one task from the Pass@1 and Solved (0/1) of each scored system, in the same order.
+
+    The rule of docs/scoring.md "Task difficulty and discrimination": `never solved` when no system solves it,
+    `saturated` when at least SATURATED_SHARE (90%) of the systems solve it, else `discriminating` (some systems
+    solve it, most do not all). No system: every value None. Raises ValueError when the lengths differ."""
+    if len(pass_values) != len(solved_values):
+        raise ValueError(f"{len(pass_values)} Pass@1 values but {len(solved_values)} Solved values")
+    k = len(pass_values)
+    if k == 0:
+        return TaskDifficulty(systems=0, solved_share=None, mean_pass_at_1=None, spread=None, label=None)
+    share = sum(1 for s in solved_values if s) / k
+    mean = sum(pass_values) / k
+    spread = (sum((v - mean) ** 2 for v in pass_values) / k) ** 0.5
+    label = "never solved" if share == 0 else "saturated" if share >= SATURATED_SHARE else "discriminating"
+    return TaskDifficulty(systems=k, solved_share=share, mean_pass_at_1=mean, spread=spread, label=label)

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from catalog.models import Language, ReportedResult, Split, System
 from catalog.selectors import excluded_task_names, reported_as_dict, reported_results, split_get
+from leaderboard.research import SORT_KEYS, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
 from catalog.services import system_create, team_for_user
 
@@ -252,6 +253,16 @@ class LeaderboardApi(APIView):
         language = serializers.ChoiceField(
             choices=LANGUAGE_VIEWS, default="overall", help_text="the language view",
             error_messages={"invalid_choice": "unknown language '{input}': use one of " + ", ".join(LANGUAGE_VIEWS)})
+        # sort and filter (leaderboard.research.board_query), as on the page's query string
+        sort = serializers.ChoiceField(choices=SORT_KEYS, required=False, help_text="sort rows on this column")
+        order = serializers.ChoiceField(choices=["asc", "desc"], required=False,
+                                        help_text="default: desc for metrics and date, asc for rank and system")
+        type = serializers.CharField(required=False, allow_blank=True, help_text="only systems of this type")
+        framework = serializers.CharField(required=False, allow_blank=True, help_text="agent framework, exact")
+        base_model = serializers.CharField(required=False, allow_blank=True, help_text="base model, exact")
+        q = serializers.CharField(required=False, allow_blank=True, help_text="part of the system's name")
+        since = serializers.DateField(required=False, help_text="submitted on or after (YYYY-MM-DD)")
+        until = serializers.DateField(required=False, help_text="submitted on or before (YYYY-MM-DD)")
 
     @extend_schema(operation_id="leaderboard_read", tags=["leaderboard"], parameters=[InputSerializer],
                    responses={200: LeaderboardOutputSerializer,
@@ -262,16 +273,19 @@ class LeaderboardApi(APIView):
         `evaluated` by us, or `reported` by the authors and verified by an admin); `oracle`: the reference
         solutions' metrics, never ranked; `excluded_tasks`: tasks with N = 0, left out of every mean; then
         `reported`: the published results of the split that are not ranked in this view (never evaluated by us).
-        400 for an unknown language, 404 for an unknown benchmark or split."""
+        `sort`, `order`, `type`, `framework`, `base_model`, `q`, `since`, `until` sort and filter `rows` as the
+        board's page does (ranks stay those of the whole board). 400 for an unknown language or sort key or a bad
+        date, 404 for an unknown benchmark or split."""
         query = self.InputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         split = split_get(benchmark=query.validated_data.get("benchmark"), split=query.validated_data.get("split"))
         language = query.validated_data["language"]
         rows = leaderboard_rows(split=split, language=language)
+        shown = board_filter(rows, query=board_query(request.query_params))
         oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"]}
                   for o in reference_rows(split=split, language=language)]
         data = {"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
-                "language": language, "rows": [r.as_dict() for r in rows],
+                "language": language, "rows": [r.as_dict() for r in shown],
                 "oracle": oracle, "excluded_tasks": excluded_task_names(split=split, language=language),
                 "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)}
         return Response(LeaderboardOutputSerializer(data).data)
@@ -349,6 +363,18 @@ class ReferenceCheckOutputSerializer(PayloadSerializer):
                                                                    "when never checked")
 
 
+class TaskDifficultyOutputSerializer(PayloadSerializer):
+    """How a task separates the ranked systems (core.grading.metrics.TaskDifficulty): null values when no
+    system is scored on it."""
+
+    systems = serializers.IntegerField(help_text="ranked systems scored on the task")
+    solved_share = serializers.FloatField(allow_null=True, help_text="share of them that solve it (P = N)")
+    mean_pass_at_1 = serializers.FloatField(allow_null=True)
+    spread = serializers.FloatField(allow_null=True, help_text="standard deviation of their Pass@1, in [0, 0.5]")
+    label = serializers.ChoiceField(allow_null=True, choices=["saturated", "never solved", "discriminating"],
+                                    help_text="the rule of docs/scoring.md; null when no system is scored")
+
+
 class TaskHealthOutputSerializer(PayloadSerializer):
     """leaderboard.selectors.task_health's row without the task itself: whether the task's scores can be trusted."""
 
@@ -363,6 +389,8 @@ class TaskHealthOutputSerializer(PayloadSerializer):
     solved_share = serializers.FloatField(allow_null=True, help_text="share of them that solve it; null when no "
                                                                      "system is scored")
     mean_pass_at_1 = serializers.FloatField(allow_null=True)
+    difficulty = TaskDifficultyOutputSerializer(
+        help_text='docs/scoring.md "Task difficulty and discrimination": spread and label')
 
 
 class TaskOutputSerializer(PayloadSerializer):

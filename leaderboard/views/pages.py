@@ -14,6 +14,7 @@ from leaderboard.charts import failure_breakdown_figure, radar_figure
 from leaderboard.forms import SignUpForm, SystemForm
 from catalog.models import Benchmark, Split, System
 from catalog.selectors import NotFound, default_benchmark_name, excluded_task_names, reported_results, split_get, split_tasks
+from leaderboard.research import BoardQuery, board_choices, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart, task_health
 from catalog.services import system_create, team_for_user
 from submissions.agents.selectors import system_agent_panel
@@ -43,14 +44,25 @@ def _no_leaderboard(request, problem: NotFound):
 def home(request):
     """The split's leaderboard: a tab per language view, each with its ranked table and radar chart, then the
     published results of this benchmark and split that are not ranked (in `overall`: all of them, both languages,
-    since the authors report per language only)."""
+    since the authors report per language only). The query string sorts and filters the rows
+    (leaderboard.research.board_query: sort, order, type, framework, base_model, q, since, until); ranks stay
+    those of the whole board."""
     try:
         split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
     except NotFound as exc:
         return _no_leaderboard(request, exc)
-    views = []
+    try:
+        query = board_query(request.GET)
+    except ValueError as exc:
+        query, problem = BoardQuery(), str(exc)
+    else:
+        problem = None
+    views, everything = [], []
     for language in LANGUAGE_VIEWS:
-        rows = leaderboard_rows(split=split, language=language)
+        ranked = leaderboard_rows(split=split, language=language)
+        everything += ranked
+        rows = board_filter(ranked, query=query)
+        evaluated = [r for r in ranked if r.run is not None]  # the rows a comparison can pair (per-task results)
         count = split_tasks(split=split, language=language).count()
         excluded = excluded_task_names(split=split, language=language)
         overall = language == "overall"
@@ -60,13 +72,16 @@ def home(request):
             "figure": radar_figure(rows=[(f"{r.label} (reported)" if r.reported else r.label, r.metrics)
                                          for r in rows],
                                    title=f"{LABELS[language]}: {split.benchmark.name} / {split.name}"),
-            "reported": reported_apart(split=split, rows=rows),
+            "reported": reported_apart(split=split, rows=ranked), "hidden": len(ranked) - len(rows),
+            "leader": evaluated[0] if evaluated else None, "runner_up": evaluated[1] if len(evaluated) > 1 else None,
             "oracle": reference_rows(split=split, language=language),
             "reported_languages": REPORTED_LANGUAGES if overall else [(language, LABELS[language])],
         })
     active = request.GET.get("language", "python")
     return render(request, "leaderboard/home.html", {"split": split, "views": views,
-                                                     "active": active if active in LANGUAGE_VIEWS else "python"})
+                                                     "active": active if active in LANGUAGE_VIEWS else "python",
+                                                     "query": query, "query_problem": problem,
+                                                     "choices": board_choices(everything)})
 
 
 def reported(request):

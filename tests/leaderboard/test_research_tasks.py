@@ -1,0 +1,77 @@
+"""Task difficulty and discrimination (docs/scoring.md "Task difficulty and discrimination") on /tasks/, each task
+page and /api/v1/tasks/, and the task x system matrix (/matrix/, /api/v1/matrix/)."""
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from core.grading.metrics import task_difficulty
+from tests.factories import finished_submission
+
+A = {"TodoList": (17, "passed", 1), "Notes": (15, "passed", 1), "InventoryService": (15, "passed", 1)}
+B = {"TodoList": (17, "passed", 1), "Notes": (5, "tests_failed", 1), "Bookstore": (9, "tests_failed", 1)}
+
+
+@pytest.mark.parametrize("pass_values, solved, label", [
+    ([1.0, 1.0], [1, 1], "saturated"),
+    ([0.0, 0.5], [0, 0], "never solved"),
+    ([1.0, 0.2], [1, 0], "discriminating"),
+    ([1.0] * 9 + [0.5], [1] * 9 + [0], "saturated"),  # 90% solve it
+    ([], [], None),
+])
+def test_the_label_follows_the_documented_rule(pass_values, solved, label):
+    assert task_difficulty(pass_values=pass_values, solved_values=solved).label == label
+
+
+def test_spread_is_the_population_standard_deviation():
+    d = task_difficulty(pass_values=[1.0, 0.0], solved_values=[1, 0])
+    assert (d.systems, d.solved_share, d.mean_pass_at_1, d.spread) == (2, 0.5, 0.5, 0.5)
+    with pytest.raises(ValueError):
+        task_difficulty(pass_values=[1.0], solved_values=[])
+
+
+@pytest.fixture
+def seeded(demo_split):
+    finished_submission(split=demo_split, system_name="Sys A", scores=A)
+    finished_submission(split=demo_split, system_name="Sys B", scores=B)
+    return demo_split
+
+
+def test_tasks_page_task_page_and_api_show_difficulty(client, seeded):
+    api = {t["name"]: t["health"]["difficulty"] for t in APIClient().get("/api/v1/tasks/").json()["tasks"]}
+    html = client.get("/tasks/").content.decode()
+    page = client.get("/tasks/Notes/").content.decode()
+
+    assert api["TodoList"]["label"] == "saturated" and api["TodoList"]["spread"] == 0.0
+    assert api["Notes"]["label"] == "discriminating" and api["Notes"]["mean_pass_at_1"] == pytest.approx(20 / 30)
+    assert api["Bookstore"]["label"] == "never solved" and api["Bookstore"]["solved_share"] == 0.0
+    assert "never solved" in html and "discriminating" in html and "saturated" in html
+    assert 'id="difficulty"' in page and "discriminating" in page and "spread 0.33" in page
+
+
+def test_matrix_api_orders_tasks_hardest_first_and_links_each_cell(seeded):
+    data = APIClient().get("/api/v1/matrix/", {"language": "python"}).json()
+
+    assert [s["system"] for s in data["systems"]] == ["Sys A", "Sys B"]
+    means = [t["difficulty"]["mean_pass_at_1"] for t in data["tasks"]]
+    assert means == sorted(means) and data["tasks"][-1]["task"] == "TodoList"
+    names = [t["task"] for t in data["tasks"]]
+    cell = data["cells"][1][names.index("Notes")]
+    sub_b = data["systems"][1]["submission"]
+    assert (cell["tests_passed"], cell["tests_total"], cell["outcome"]) == (5, 15, "tests_failed")
+    assert cell["url"] == f"/submissions/{sub_b}/#task-Notes"
+    by_name = APIClient().get("/api/v1/matrix/", {"order": "name"}).json()
+    assert [t["task"] for t in by_name["tasks"]] == sorted(t.name for t in seeded.tasks.all())
+    assert APIClient().get("/api/v1/matrix/", {"order": "random"}).status_code == 400
+
+
+def test_matrix_page_draws_a_heat_map_and_a_table_of_links(client, seeded):
+    response = client.get("/matrix/", {"language": "overall"})
+    html = response.content.decode()
+    figure = response.context["figure"]
+
+    assert response.status_code == 200 and figure["data"][0]["type"] == "heatmap"
+    assert figure["data"][0]["y"] == ["#1 Sys A", "#2 Sys B"]
+    assert figure["data"][0]["customdata"][0][0].startswith("/submissions/")
+    assert html.count('<td class="cell"') >= 2 * 6 and "#task-TodoList" in html
+    assert client.get("/matrix/", {"language": "cobol"}).status_code == 404
