@@ -108,6 +108,7 @@ class TaskRun:
         self.dsr = 0
         self.probe: dict[Endpoint, bool | None] = {}
         self.sentinels = Sentinels.new()
+        self._java_classes: frozenset[str] | None = None
 
     # --- helpers ---------------------------------------------------------------------------
     def _give(self, path: Path, role: Role, mode: int = 0o755) -> None:
@@ -115,6 +116,13 @@ class TaskRun:
         if owner:
             _chown_tree(path, *owner)
         path.chmod(mode)
+
+    def _hidden_java_classes(self) -> frozenset[str]:
+        """The hidden suite's Java classes and the sentinel class (fully qualified, `hidden_java_classes`)."""
+        if self._java_classes is None:
+            tests = self.spec.hidden_dir / "src" / "test" / "java"
+            self._java_classes = hidden_java_classes(tests) | {self.sentinels.java_class}
+        return self._java_classes
 
     def _service_env(self) -> dict[str, str]:
         port = str(self.spec.port)
@@ -237,13 +245,23 @@ class TaskRun:
 
     def _take_java_tests_from_service(self) -> None:
         """Copy the built repository for the test runner, then remove the hidden tests (sources and classes)
-        from the service's copy: the service, and the start log a submitter sees, never contain them."""
+        from the service's copy: the service, and the start log a submitter sees, never contain them. A build that
+        put the compiled hidden tests anywhere else (another test output folder, the main classes, a jar) is
+        `tampered`. In the runner's copy the submission's JUnit service entries and junit-platform.properties are
+        removed, so no extension of the submission is found whatever its configuration enables."""
         self.work.runner.mkdir(mode=0o700)
         untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo")
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
             untrusted_tree.remove_below(self.work.repo, rel)
         hidden = [p for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()]
         untrusted_tree.remove_copies(self.work.repo, hidden)  # a build that copied them, e.g. as resources
+        classes = {name.replace(".", "/") for name in self._hidden_java_classes()}
+        leaked = untrusted_tree.find_classes(self.work.repo, classes)
+        if leaked:
+            raise _Stop("tampered", f"the build put the hidden tests' compiled classes into {leaked[0]}"
+                                    f"{f' and {len(leaked) - 1} other places' if len(leaked) > 1 else ''}: "
+                                    "the service may not contain the hidden tests")
+        untrusted_tree.remove_junit_configuration(self.work.runner / "repo", keep_below="src/test")
 
     def start_and_wait(self, sb: TaskSandbox):
         script = find_start_script(self.work.repo)
@@ -308,7 +326,13 @@ class TaskRun:
             junit = None
         if junit is None:
             return None
-        junit, tampered = self.sentinels.verdict(junit)
+        java = self.spec.language == "java"
+        junit, tampered = self.sentinels.verdict(junit, java=java)
+        foreign = sorted({c.classname for c in junit.cases
+                          if java and c.classname.split("$", 1)[0] not in self._hidden_java_classes()})
+        if foreign and not tampered:  # cases the hidden suite does not have: the run selected other tests
+            tampered = (f"the test report holds cases of classes that are not the hidden tests ({', '.join(foreign[:3])}"
+                        f"{', ...' if len(foreign) > 3 else ''}): the build changed which tests ran")
         self.cases = tuple(TestCaseResult(f"{c.classname}::{c.name}", c.status) for c in junit.cases)
         self.passed = junit.passed
         self.total = max(self.spec.tests_total, junit.total)
@@ -429,6 +453,16 @@ def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBack
     """
     return TaskRun(spec=spec, repo_src=repo_src, backend=backend, work_root=work_root, toolchain=toolchain,
                    on_phase=on_phase, harvest_maven=harvest_maven).execute()
+
+
+def hidden_java_classes(tests: Path) -> frozenset[str]:
+    """The fully qualified names of the top-level classes of hidden Java test sources below `tests` (one per .java
+    file: its `package` declaration and file name), e.g. {"com.example.inventory.InventoryApiTest"}."""
+    names = set()
+    for path in tests.rglob("*.java"):
+        match = re.search(r"^\s*package\s+([\w.]+)\s*;", path.read_text(errors="replace"), re.M)
+        names.add(f"{match.group(1)}.{path.stem}" if match else path.stem)
+    return frozenset(names)
 
 
 def _a_test_class(tests: Path) -> str | None:

@@ -2,7 +2,8 @@
 
 Where a test report can only come from a process that runs submitted code (white-box Python suites import the
 submission; in-process Java suites run its application in the test JVM), the platform adds two tests of its own with
-random names to every run: one that must pass and one that must be skipped. A report where either is missing or has
+random names to every run: one that must pass and one that must be skipped (and, in Java runs, one that must
+fail). A report where either is missing or has
 another verdict was forged after the fact (an exit hook rewriting the JUnit file, a planted JUnit extension skipping
 test bodies, a `testSourceDirectory` pointing at the submission's own tests): the task ends `tampered`, scores 0 and
 is flagged. A skip is the negative sentinel because it counts toward no `--maxfail`/`-x` budget, so the sentinels
@@ -24,27 +25,31 @@ class Sentinels:
     must_pass: str
     must_skip: str
     java_class: str
+    must_fail: str = ""  # Java only: a JUnit run has no --maxfail budget a failing test could use up
 
     @classmethod
     def new(cls) -> "Sentinels":
         token = secrets.token_hex(6)
         return cls(must_pass=f"test_{secrets.token_hex(5)}", must_skip=f"test_{secrets.token_hex(5)}",
-                   java_class=f"Rg{token.capitalize()}Test")
+                   java_class=f"Rg{token.capitalize()}Test", must_fail=f"test_{secrets.token_hex(5)}")
 
     def _mine(self, name: str, classname: str) -> bool:
-        return _bare(name) in (self.must_pass, self.must_skip) or classname.rsplit(".", 1)[-1] == self.java_class
+        return _bare(name) in (self.must_pass, self.must_skip, self.must_fail) or \
+            classname.rsplit(".", 1)[-1] == self.java_class
 
-    def verdict(self, junit: JUnitResult) -> tuple[JUnitResult, str | None]:
+    def verdict(self, junit: JUnitResult, *, java: bool = False) -> tuple[JUnitResult, str | None]:
         """(the report without the sentinel cases, None) when both sentinels have their verdicts, or when no real
         case passed (nothing to forge: a suite that failed to load never runs the sentinels either); else
         (the same, a one-line reason the report is not to be trusted)."""
         found = {_bare(c.name): c.status for c in junit.cases if self._mine(c.name, c.classname)}
         rest = JUnitResult(tuple(c for c in junit.cases if not self._mine(c.name, c.classname)))
         intact = found.get(self.must_pass) is Status.PASSED and found.get(self.must_skip) is Status.SKIPPED
+        if java:  # a failure turned into a pass (an extension swallowing exceptions) flips this one
+            intact = intact and found.get(self.must_fail) in (Status.FAILED, Status.ERROR)
         if intact or rest.passed == 0:
             return rest, None
         return rest, ("the platform's sentinel tests did not come back as run (one must pass, one must be "
-                      "skipped): the test report was altered")
+                      "skipped" + (", one must fail" if java else "") + "): the test report was altered")
 
     # --- Python: a pytest plugin that adds two items, whatever the suite's file and name patterns -------------
     def pytest_plugin(self, folder: Path) -> str:
@@ -55,7 +60,8 @@ class Sentinels:
 
     # --- Java: a JUnit 5 class compiled and run with the hidden tests ----------------------------------------
     def java_source(self) -> str:
-        return _JAVA_CLASS.format(cls=self.java_class, must_pass=self.must_pass, must_skip=self.must_skip)
+        return _JAVA_CLASS.format(cls=self.java_class, must_pass=self.must_pass, must_skip=self.must_skip,
+                                  must_fail=self.must_fail)
 
 
 def _bare(name: str) -> str:
@@ -91,6 +97,11 @@ public class {cls} {{
     @org.junit.jupiter.api.Test
     void {must_skip}() {{
         org.junit.jupiter.api.Assumptions.assumeTrue(false, "sentinel");
+    }}
+
+    @org.junit.jupiter.api.Test
+    void {must_fail}() {{
+        org.junit.jupiter.api.Assertions.fail("sentinel");
     }}
 }}
 '''

@@ -61,3 +61,61 @@ def remove_copies(root: Path, originals: list[Path]) -> list[Path]:
                 path.unlink()
                 removed.append(path)
     return removed
+
+
+ARCHIVE_SUFFIXES = (".jar", ".war", ".ear", ".zip")
+#: JUnit configuration a submission may not bring into the hidden test run: extension and listener services and
+#: the platform's properties file (the platform sets what the run needs on its command line).
+JUNIT_CONFIGURATION = ("META-INF/services/org.junit.", "junit-platform.properties")
+
+
+def _is_class_of(member: str, class_paths: set[str]) -> bool:
+    """True when `member` (a "/"-separated path) is the compiled form of one of `class_paths` ("pkg/Name"), or of
+    one of its nested classes ("pkg/Name$Inner.class"), wherever it lies."""
+    if not member.endswith(".class"):
+        return False
+    stem = member[:-len(".class")].split("$", 1)[0]
+    return any(stem == cp or stem.endswith("/" + cp) for cp in class_paths)
+
+
+def find_classes(root: Path, class_paths: set[str], *, max_archive_bytes: int = 512 * 1024 * 1024) -> list[str]:
+    """Where below `root` the compiled classes `class_paths` ({"com/example/FooTest", ...}) lie: .class files and
+    entries of jar/war/ear/zip archives (up to `max_archive_bytes` each), as paths relative to `root`
+    ("target/tc/com/example/FooTest.class", "target/app.jar!com/example/FooTest.class"). Links are not followed;
+    an unreadable archive is skipped."""
+    import zipfile
+
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                continue
+            if _is_class_of(rel, class_paths):
+                found.append(rel)
+            elif name.lower().endswith(ARCHIVE_SUFFIXES) and path.stat().st_size <= max_archive_bytes:
+                try:
+                    with zipfile.ZipFile(path) as archive:
+                        found += [f"{rel}!{m}" for m in archive.namelist() if _is_class_of(m, class_paths)]
+                except (OSError, zipfile.BadZipFile, ValueError):
+                    continue
+    return sorted(found)
+
+
+def remove_junit_configuration(root: Path, *, keep_below: str) -> list[str]:
+    """Delete the submission's JUnit configuration files (JUNIT_CONFIGURATION) below `root`, except below
+    `keep_below` (the hidden tests' own folder); returns what was removed (relative paths). Links are not
+    followed: a link is removed itself."""
+    removed = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        rel_folder = Path(folder).relative_to(root).as_posix()
+        if rel_folder == keep_below or rel_folder.startswith(keep_below + "/"):
+            dirs[:] = []
+            continue
+        for name in files:
+            rel = f"{rel_folder}/{name}" if rel_folder != "." else name
+            if any(marker in rel for marker in JUNIT_CONFIGURATION):
+                os.unlink(Path(folder) / name)
+                removed.append(rel)
+    return removed

@@ -254,3 +254,77 @@ def test_a_fifo_in_the_repository_is_left_out_not_a_crash(inventory):
                            toolchain=toolchain())
 
     assert result.outcome == "passed", result.detail
+
+
+NOTHING_SERVED = "#!/usr/bin/env bash\ncd \"$(dirname \"${BASH_SOURCE[0]}\")\"\nexec python3 -m http.server \"${PORT:-8090}\" --bind 127.0.0.1\n"
+
+
+def _junit_in_main_scope(repo: Path) -> None:
+    _pom(repo, "<artifactId>junit-jupiter</artifactId>\n      <version>${junit.version}</version>\n      <scope>test</scope>",
+         "<artifactId>junit-jupiter</artifactId>\n      <version>${junit.version}</version>")
+
+
+def test_surefire_includes_that_run_the_submissions_own_tests_instead_are_tampered(inventory, backend):
+    """A service that implements nothing; its pom runs only tests of its own (15 empty ones, copied next to the
+    hidden test classes) and the sentinels: the report holds classes the hidden suite does not have."""
+    task, repo = inventory
+    _junit_in_main_scope(repo)
+    write_tree(repo, {"start.sh": NOTHING_SERVED,
+                      "src/main/java/zz/FakeTest.java":
+                          "package zz;\npublic class FakeTest { @org.junit.jupiter.api.RepeatedTest(15) void forged() {} }\n"})
+    _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
+         """<artifactId>maven-surefire-plugin</artifactId>
+        <version>3.2.5</version>
+        <configuration><includes><include>Rg*Test.java</include><include>zz/*.java</include></includes></configuration>""")
+    _pom(repo, "<executions>", """<executions>
+          <execution><id>plant-tests</id><phase>process-test-resources</phase><goals><goal>copy-resources</goal></goals>
+            <configuration><outputDirectory>${project.build.testOutputDirectory}/zz</outputDirectory>
+              <resources><resource><directory>${project.build.outputDirectory}/zz</directory></resource></resources>
+            </configuration></execution>""")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+
+
+def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_forges_nothing(inventory, backend):
+    """JUnit ranks surefire's configurationParameters above the platform's system property, so the pom turns
+    extension autodetection back on; the extension's service entry is gone from the runner's copy, and a
+    swallowing extension would also flip the must-fail sentinel. The hidden tests run against a service that
+    implements nothing: 0 passed, as they really ran."""
+    task, repo = inventory
+    _junit_in_main_scope(repo)
+    write_tree(repo, {
+        "start.sh": NOTHING_SERVED,
+        "src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension": "zz.Swallow\n",
+        "src/main/java/zz/Swallow.java": """package zz;
+            import org.junit.jupiter.api.extension.*; import org.opentest4j.TestAbortedException;
+            public class Swallow implements TestExecutionExceptionHandler {
+              public void handleTestExecutionException(ExtensionContext c, Throwable t) throws Throwable {
+                if (t instanceof TestAbortedException) throw t; } }
+        """})
+    _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
+         """<artifactId>maven-surefire-plugin</artifactId>
+        <version>3.2.5</version>
+        <configuration><properties><configurationParameters>junit.jupiter.extensions.autodetection.enabled=true</configurationParameters></properties></configuration>""")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert result.tests_passed == 0 and result.outcome in ("tests_failed", "tampered"), result.detail
+
+
+def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_never_served(inventory, backend):
+    task, repo = inventory
+    _pom(repo, "<build>", "<build><testOutputDirectory>${project.build.directory}/tc</testOutputDirectory>")
+    start = (repo / "start.sh").read_text()
+    (repo / "start.sh").write_text(start.replace("exec java", "for f in $(find target/tc -name '*.class'); do echo "
+                                                 "\"LEAK $f $(base64 -w0 \"$f\")\"; done\nexec java", 1))
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    assert "target/tc/" in result.detail
+    assert "LEAK" not in result.logs.get("start", "")
