@@ -1,5 +1,5 @@
 # Two commands on a fresh machine: `make run` (the site + worker with demo data) and `make test`.
-.PHONY: run test test-slow test-all setup worker bench clean demo-agent
+.PHONY: run test test-slow test-all setup worker bench clean demo-agent mutate
 
 setup:
 	scripts/bootstrap.sh
@@ -15,13 +15,14 @@ test: setup
 	.venv/bin/python -m pytest -m "not slow and not docker" -q
 
 # The slow suites (real worker end to end, browser, Docker backend) on SQLite + the filesystem transport, then the whole
-# suite again on PostgreSQL + Redis. CI runs `make test test-slow`.
+# suite again on PostgreSQL + Redis. CI runs `make test test-slow`. REQUIRE_SANDBOX=1: a sandbox test fails, never skips,
+# on a machine without bubblewrap (tests/evaluation/test_sandbox_local.py).
 test-slow:
 	WITH_BROWSER=1 scripts/bootstrap.sh
 	WITH_DOCKER=1 scripts/bootstrap.sh
-	.venv/bin/python -m pytest -q -m "slow or docker"
+	REQUIRE_SANDBOX=1 .venv/bin/python -m pytest -q -m "slow or docker"
 	scripts/services.sh
-	DATABASE_URL=postgres://leaderboard:leaderboard@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+	REQUIRE_SANDBOX=1 DATABASE_URL=postgres://leaderboard:leaderboard@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
 		.venv/bin/python -m pytest -q -m "not browser and not docker" $(ENGINE_ONLY)
 
 # Sandbox suites that never depend on the database engine: run once, on SQLite, not again on PostgreSQL.
@@ -33,6 +34,13 @@ test-all: test test-slow
 # The demo agent endpoint (protocol agent/1) on 127.0.0.1:8765; the site must run with AGENT_ALLOWED_NETWORKS=127.0.0.1:8765.
 demo-agent: setup
 	.venv/bin/python manage.py demo_agent --port $${PORT:-8765} --system $${SYSTEM:-agent-alpha}
+
+# Mutation testing of the scoring core and the archive checks (docs/mutation.md; config in setup.cfg): mutants are made
+# in a copy under mutants/ and run against the fast grading and archive tests. One module at a time:
+# `make mutate MUTANTS='core.grading.bootstrap*'`.
+mutate: setup
+	.venv/bin/mutmut run --max-children $${MUTATE_JOBS:-2} $(MUTANTS)
+	.venv/bin/mutmut results
 
 bench: setup
 	.venv/bin/python bench/sandbox_overhead.py

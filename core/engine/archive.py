@@ -6,9 +6,18 @@ bad archive at once; `extract_archive` unpacks inside the worker under the same 
 endpoint's answer for one task). Refused:
 links, devices, absolute paths, `..`, too many members, too many bytes, a suspicious compression
 ratio, an empty archive. A single top folder wrapping the task folders is unwrapped.
+
+Work per request is bounded: the limits are checked at every member as its header is read, so a pass stops at the
+first member that crosses one (a 1 GiB member is refused at its header, before any of its data is decompressed);
+a tar stream is never decompressed beyond its members' declared sizes plus a small allowance per member (a header
+that under-reports its member's size, or a huge pax record, is refused there), and a zip's sizes come from its
+central directory (nothing is decompressed to inspect it; extraction reads each member up to its declared size).
 """
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 import os
 import shutil
 import stat
@@ -73,16 +82,38 @@ class ArchiveManifest:
         return warnings
 
 
+_NOT_AN_ARCHIVE = ("The file is not a .zip or .tar.gz archive. Pack one folder per task, e.g. "
+                   "`zip -r submission.zip TaskA TaskB` or `tar czf submission.tar.gz TaskA TaskB`.")
+#: Decompressed bytes a tar stream may hold beyond its members' declared sizes: per member (its header, padding,
+#: long-name and pax records) and once (the end-of-archive blocks, padded to the writer's record size).
+_TAR_HEADER_ALLOWANCE = 8 * 1024
+_TAR_END_ALLOWANCE = 1024 * 1024
+_CHUNK = 64 * 1024
+_COMPRESSED_TAR = ((b"\x1f\x8b", lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
+                   (b"BZh", bz2.BZ2File), (b"\xfd7zXZ\x00", lzma.LZMAFile))
+
+
 def _kind(path: Path) -> str:
+    """"zip" or "tar" (plain, gzip, bzip2 or xz), from the file's magic bytes; reads at most one tar block, so a
+    bomb costs nothing here. Raises ArchiveError for anything else."""
     if zipfile.is_zipfile(path):
         return "zip"
     try:
-        with tarfile.open(path, "r:*"):
-            return "tar"
-    except (tarfile.TarError, OSError, EOFError):
-        pass
-    raise ArchiveError("The file is not a .zip or .tar.gz archive. Pack one folder per task, e.g. "
-                       "`zip -r submission.zip TaskA TaskB` or `tar czf submission.tar.gz TaskA TaskB`.")
+        with open(path, "rb") as raw:
+            head = raw.read(8)
+            raw.seek(0)
+            opener = next((cls for magic, cls in _COMPRESSED_TAR if head.startswith(magic)), None)
+            stream = opener(raw) if opener else raw
+            try:
+                block = stream.read(tarfile.BLOCKSIZE)
+            finally:
+                if opener:
+                    stream.close()
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError):
+        raise ArchiveError(_NOT_AN_ARCHIVE) from None
+    if len(block) == tarfile.BLOCKSIZE and (block[257:262] == b"ustar" or not block.strip(b"\0")):  # or empty
+        return "tar"
+    raise ArchiveError(_NOT_AN_ARCHIVE)
 
 
 def _safe_name(raw: str) -> str:
@@ -95,52 +126,163 @@ def _safe_name(raw: str) -> str:
     return "/".join(parts)
 
 
-def _zip_members(path: Path) -> list[_Member]:
-    members = []
-    with zipfile.ZipFile(path) as zf:
-        for info in zf.infolist():
-            mode = (info.external_attr >> 16) & 0o170000
-            if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                raise ArchiveError(f"The archive holds a link or special file ({info.filename!r}); "
-                                   "only regular files and folders are accepted.")
-            members.append(_Member(_safe_name(info.filename), info.file_size, info.is_dir()))
-    return members
+class _Tally:
+    """The running member count and declared bytes of one pass over an archive, checked against the limits at
+    every member, so a pass stops at the first member that crosses one (docs: "too many members, too many bytes,
+    a suspicious compression ratio")."""
+
+    def __init__(self, limits: ArchiveLimits, compressed: int) -> None:
+        self.limits, self.compressed = limits, compressed
+        self.members = 0
+        self.bytes = 0
+
+    def add(self, size: int) -> None:
+        """Count one member of `size` declared bytes. Raises ArchiveError as soon as a limit is crossed."""
+        self.members += 1
+        self.bytes += max(size, 0)
+        limits = self.limits
+        if self.members > limits.max_members:
+            raise ArchiveError(f"The archive holds more than {limits.max_members} entries; remove build "
+                               "outputs, virtual environments and dependencies (node_modules, .venv, target).")
+        if self.bytes > limits.max_bytes:
+            raise ArchiveError(f"The archive unpacks to at least {self.bytes} bytes, over the limit of "
+                               f"{limits.max_bytes}; remove build outputs and dependencies.")
+        if self.compressed and self.bytes > limits.max_ratio * max(self.compressed, 1024):
+            raise ArchiveError(f"The archive's compression ratio is over {limits.max_ratio}:1, which looks like "
+                               "an archive bomb; it was refused.")
 
 
-def _tar_members(path: Path, limits: ArchiveLimits) -> list[_Member]:
-    members = []
-    with tarfile.open(path, "r:*") as tf:
-        for info in tf:
-            if not (info.isfile() or info.isdir()):
-                raise ArchiveError(f"The archive holds a link or special file ({info.name!r}); "
-                                   "only regular files and folders are accepted.")
-            members.append(_Member(_safe_name(info.name), info.size, info.isdir()))
-            if len(members) > limits.max_members:
+class _BoundedTarStream:
+    """The decompressed bytes of a tar file, read forward only and never more than its members' declared sizes
+    plus a small allowance per member (`_TAR_HEADER_ALLOWANCE`) and once (`_TAR_END_ALLOWANCE`): whatever the
+    headers or a pax record claim, one pass decompresses at most that, plus one read. `decompressed` counts the
+    bytes read so far. Raises ArchiveError past the bound."""
+
+    def __init__(self, path: Path, tally: _Tally) -> None:
+        self.raw = open(path, "rb")
+        head = self.raw.read(8)
+        self.raw.seek(0)
+        opener = next((cls for magic, cls in _COMPRESSED_TAR if head.startswith(magic)), None)
+        self.stream = opener(self.raw) if opener else self.raw
+        self.tally = tally
+        self.decompressed = 0
+
+    def bound(self) -> int:
+        """The most decompressed bytes this pass may read now (grows with every member the tally accepts)."""
+        return self.tally.bytes + _TAR_HEADER_ALLOWANCE * (self.tally.members + 1) + _TAR_END_ALLOWANCE
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            size = _CHUNK
+        if self.decompressed + size > self.bound():
+            size = max(self.bound() - self.decompressed + 1, 0)  # one byte past the bound proves it is crossed
+        data = self.stream.read(size)
+        self.decompressed += len(data)
+        if self.decompressed > self.bound():
+            raise ArchiveError("The archive holds more data than its headers say (or a header record too large "
+                               "to be real); it was refused.")
+        return data
+
+    def tell(self) -> int:
+        return self.decompressed
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        target = offset if whence == os.SEEK_SET else self.decompressed + offset
+        if whence not in (os.SEEK_SET, os.SEEK_CUR) or target < self.decompressed:
+            raise OSError("a tar stream is read forward only")
+        while self.decompressed < target:
+            if not self.read(min(_CHUNK, target - self.decompressed)):
                 break
-    return members
+        return self.decompressed
+
+    def seekable(self) -> bool:
+        return True
+
+    def rest_is_padding(self) -> bool:
+        """True when everything after the end-of-archive marker is zero bytes (within the bound)."""
+        while chunk := self.read(_CHUNK):
+            if chunk.strip(b"\0"):
+                return False
+        return True
+
+    def close(self) -> None:
+        try:
+            if self.stream is not self.raw:
+                self.stream.close()
+        finally:
+            self.raw.close()
 
 
-def _members(path: Path, limits: ArchiveLimits) -> tuple[str, list[_Member]]:
-    kind = _kind(path)
+class _StrictTarInfo(tarfile.TarInfo):
+    """A tar header that cannot end the archive silently: after the first member, a header that is corrupt or cut
+    short (what follows a member whose header under-reports its size) is an error, not the end of the archive."""
+
+    @classmethod
+    def fromtarfile(cls, tf):  # noqa: D102 - tarfile's hook
+        try:
+            return super().fromtarfile(tf)
+        except (tarfile.InvalidHeaderError, tarfile.TruncatedHeaderError) as exc:
+            if tf.offset:
+                raise tarfile.SubsequentHeaderError(f"bad header at byte {tf.offset}: {exc}") from None
+            raise
+
+
+def _open_tar(path: Path, tally: _Tally) -> tuple[tarfile.TarFile, _BoundedTarStream]:
+    stream = _BoundedTarStream(path, tally)
     try:
-        members = _zip_members(path) if kind == "zip" else _tar_members(path, limits)
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError) as exc:
+        return tarfile.open(fileobj=stream, mode="r:", tarinfo=_StrictTarInfo), stream  # type: ignore[arg-type]
+    except BaseException:
+        stream.close()
+        raise
+
+
+def _tar_member(info: tarfile.TarInfo, tally: _Tally) -> _Member:
+    """Check one tar header (type, name, limits) before any of its data is read."""
+    if not (info.isfile() or info.isdir()):
+        raise ArchiveError(f"The archive holds a link or special file ({info.name!r}); "
+                           "only regular files and folders are accepted.")
+    member = _Member(_safe_name(info.name), info.size, info.isdir())
+    tally.add(info.size if info.isfile() else 0)
+    return member
+
+
+def _zip_member(info: zipfile.ZipInfo, tally: _Tally) -> _Member:
+    """Check one zip entry of the central directory (type, name, limits); nothing is decompressed."""
+    mode = (info.external_attr >> 16) & 0o170000
+    if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ArchiveError(f"The archive holds a link or special file ({info.filename!r}); "
+                           "only regular files and folders are accepted.")
+    member = _Member(_safe_name(info.filename), info.file_size, info.is_dir())
+    tally.add(0 if member.is_dir else info.file_size)
+    return member
+
+
+def _zip_members(path: Path, tally: _Tally) -> list[_Member]:
+    with zipfile.ZipFile(path) as zf:
+        return [_zip_member(info, tally) for info in zf.infolist()]
+
+
+def _tar_members(path: Path, tally: _Tally) -> list[_Member]:
+    tf, stream = _open_tar(path, tally)
+    try:
+        with tf:
+            members = [_tar_member(info, tally) for info in tf]
+            if not stream.rest_is_padding():
+                raise tarfile.ReadError("data after the end-of-archive marker")
+            return members
+    finally:
+        stream.close()
+
+
+def _members(path: Path, limits: ArchiveLimits) -> tuple[str, list[_Member], int]:
+    """(kind, members without macOS metadata, declared bytes), every limit checked at every member."""
+    kind = _kind(path)
+    tally = _Tally(limits, path.stat().st_size)
+    try:
+        members = _zip_members(path, tally) if kind == "zip" else _tar_members(path, tally)
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError) as exc:
         raise ArchiveError(f"The archive is damaged and cannot be read ({exc}). Create it again.") from exc
-    return kind, [m for m in members if m.name and not m.name.startswith("__MACOSX")]
-
-
-def _check_limits(members: list[_Member], compressed: int, limits: ArchiveLimits) -> int:
-    if len(members) > limits.max_members:
-        raise ArchiveError(f"The archive holds more than {limits.max_members} entries; remove build "
-                           "outputs, virtual environments and dependencies (node_modules, .venv, target).")
-    total = sum(m.size for m in members)
-    if total > limits.max_bytes:
-        raise ArchiveError(f"The archive unpacks to {total} bytes, over the limit of {limits.max_bytes}; "
-                           "remove build outputs and dependencies.")
-    if compressed and total > limits.max_ratio * max(compressed, 1024):
-        raise ArchiveError(f"The archive's compression ratio is over {limits.max_ratio}:1, which looks like "
-                           "an archive bomb; it was refused.")
-    return total
+    return kind, [m for m in members if m.name and not m.name.startswith("__MACOSX")], tally.bytes
 
 
 def _check_clashes(members: list[_Member]) -> None:
@@ -191,8 +333,7 @@ def _prefix(members: list[_Member], task_names: frozenset[str]) -> tuple[str, tu
 
 def _checked_members(path: Path, limits: ArchiveLimits) -> tuple[list[_Member], int]:
     """The archive's members after the limit and clash checks, with their total size in bytes."""
-    _, members = _members(path, limits)
-    total = _check_limits(members, path.stat().st_size, limits)
+    _, members, total = _members(path, limits)
     _check_clashes(members)
     return members, total
 
@@ -253,23 +394,31 @@ def extract_repository(path: Path, dest: Path, *, limits: ArchiveLimits = Archiv
 
 
 def _extract(path: Path, dest: Path, manifest: ArchiveManifest, limits: ArchiveLimits) -> None:
-    kind = _kind(path)  # the member list was already read and checked by the inspect step
+    # The member list was read and checked by the inspect step; every header is checked again as it is met (the
+    # file is read once more), the data is bounded by the tally and every byte written counts against `budget`.
+    kind = _kind(path)
     dest.mkdir(parents=True)
     budget = [limits.max_bytes]
     strip = f"{manifest.prefix}/" if manifest.prefix else ""
+    tally = _Tally(limits, path.stat().st_size)
     try:
         if kind == "zip":
             with zipfile.ZipFile(path) as zf:
                 for info in zf.infolist():
                     mode = (info.external_attr >> 16) & 0o777
-                    _write(dest, _safe_name(info.filename), strip, info.is_dir(), mode,
-                           lambda info=info: zf.open(info), budget)
+                    member = _zip_member(info, tally)
+                    _write(dest, member.name, strip, member.is_dir, mode, lambda info=info: zf.open(info), budget)
         else:
-            with tarfile.open(path, "r:*") as tf:
-                for info in tf:
-                    _write(dest, _safe_name(info.name), strip, info.isdir(), info.mode,
-                           lambda info=info: tf.extractfile(info), budget)
-    except (zipfile.BadZipFile, tarfile.TarError, zlib.error, EOFError) as exc:
+            tf, stream = _open_tar(path, tally)
+            try:
+                with tf:
+                    for info in tf:
+                        member = _tar_member(info, tally)
+                        _write(dest, member.name, strip, member.is_dir, info.mode,
+                               lambda info=info: tf.extractfile(info), budget)
+            finally:
+                stream.close()
+    except (zipfile.BadZipFile, tarfile.TarError, zlib.error, lzma.LZMAError, EOFError) as exc:
         shutil.rmtree(dest, ignore_errors=True)
         raise ArchiveError(f"The archive is damaged and cannot be unpacked ({exc}). Create it again.") from exc
     except OSError as exc:  # e.g. a name too long for the file system

@@ -6,6 +6,7 @@ import os
 import stat
 import tarfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -322,3 +323,304 @@ def test_zip_with_corrupt_member_data_is_refused_as_damaged(tmp_path):
     assert not dest.exists()
     assert isinstance(err.value, ArchiveError), f"{type(err.value).__name__}: {err.value}"
     assert "damaged" in str(err.value)
+
+
+# --- archives made by the real tools -------------------------------------------------------------------------
+# `zip -r` and `tar czf` write a directory entry for every folder (the builders above never do), may hold the same
+# member twice, and nothing stops a header from under-reporting its member's size: each must be accepted or refused
+# as the module docstring says (links, devices, .., limits, the same file twice, damaged data).
+def real_tree(root: Path, *, wrap: str = "") -> Path:
+    """TodoList/{start.sh (0755), app.py, static/ (empty)} and Notes/{manage.py, pkg/__init__.py} under `root`."""
+    base = root / wrap if wrap else root
+    (base / "TodoList" / "static").mkdir(parents=True)
+    (base / "TodoList" / "start.sh").write_text("#!/bin/bash\nexec python app.py\n")
+    (base / "TodoList" / "start.sh").chmod(0o755)
+    (base / "TodoList" / "app.py").write_text("print('todo')\n" * 50)
+    (base / "Notes" / "pkg").mkdir(parents=True)
+    (base / "Notes" / "manage.py").write_text("print('notes')\n")
+    (base / "Notes" / "pkg" / "__init__.py").write_text("")
+    return root
+
+
+def run_tool(*args: str, cwd: Path) -> None:
+    import subprocess
+
+    subprocess.run(list(args), cwd=cwd, check=True, capture_output=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+
+
+REAL_FILES = {"TodoList/start.sh", "TodoList/app.py", "Notes/manage.py", "Notes/pkg/__init__.py"}
+
+
+@pytest.mark.parametrize("tool", ["zip", "tar"])
+@pytest.mark.parametrize("wrap, targets", [("", ("TodoList", "Notes")), ("my-submission", ("my-submission",))],
+                         ids=["task-folders", "wrapping-folder"])
+def test_archives_made_by_zip_r_and_tar_czf_unpack_with_their_folders(tmp_path, tool, wrap, targets):
+    src = real_tree(tmp_path / "src", wrap=wrap)
+    archive = tmp_path / ("s.zip" if tool == "zip" else "s.tar.gz")
+    if tool == "zip":
+        run_tool("zip", "-r", "-q", str(archive), *targets, cwd=src)
+        with zipfile.ZipFile(archive) as zf:
+            folders = [i.filename for i in zf.infolist() if i.is_dir()]
+    else:
+        run_tool("tar", "czf", str(archive), *targets, cwd=src)
+        with tarfile.open(archive) as tf:
+            folders = [i.name for i in tf.getmembers() if i.isdir()]
+    assert f"{wrap + '/' if wrap else ''}TodoList/static".rstrip("/") in {f.rstrip("/") for f in folders}
+
+    manifest = inspect_archive(archive, task_names=TASKS)
+    assert (manifest.prefix, manifest.folders) == (wrap, ("Notes", "TodoList"))
+    dest = tmp_path / "dest"
+    extract_archive(archive, dest, task_names=TASKS)
+    assert files_under(dest) == REAL_FILES
+    assert (dest / "TodoList" / "static").is_dir()  # the empty folder's entry became a folder, not a file
+    assert stat.S_IMODE((dest / "TodoList/start.sh").stat().st_mode) == 0o755
+    assert (dest / "TodoList/app.py").read_text() == "print('todo')\n" * 50
+
+
+def test_tar_czf_of_the_current_folder_is_accepted(tmp_path):
+    """`tar czf s.tar.gz .` names members ./TodoList/...; the "./" entry is the archive root."""
+    src = real_tree(tmp_path / "src")
+    archive = tmp_path / "s.tar.gz"
+    run_tool("tar", "czf", str(archive), ".", cwd=src)
+    dest = tmp_path / "dest"
+    manifest = extract_archive(archive, dest, task_names=TASKS)
+    assert manifest.folders == ("Notes", "TodoList") and files_under(dest) == REAL_FILES
+
+
+def test_tar_holding_the_same_file_twice_is_refused(tmp_path):
+    src = real_tree(tmp_path / "src")
+    archive = tmp_path / "s.tar.gz"
+    # Named twice, GNU tar stores the second copy as a hard link to the first: refused as a link, by name.
+    run_tool("tar", "czf", str(archive), "TodoList", "Notes", "TodoList/app.py", cwd=src)
+    with pytest.raises(ArchiveError, match=r"link or special file \('TodoList/app.py'\)"):
+        inspect_archive(archive, task_names=TASKS)
+    # With --hard-dereference both are full copies of the file: refused as the same file twice.
+    run_tool("tar", "czf", str(archive), "--hard-dereference", "TodoList", "Notes", "TodoList/app.py", cwd=src)
+    with tarfile.open(archive) as tf:
+        assert [m.name for m in tf.getmembers() if m.isfile()].count("TodoList/app.py") == 2
+    with pytest.raises(ArchiveError, match="'TodoList/app.py' twice"):
+        inspect_archive(archive, task_names=TASKS)
+    with pytest.raises(ArchiveError, match="twice"):
+        extract_archive(archive, tmp_path / "dest", task_names=TASKS)
+    assert not (tmp_path / "dest").exists()
+
+
+def test_zip_holding_the_same_file_twice_is_refused(tmp_path):
+    src = real_tree(tmp_path / "src")
+    archive = tmp_path / "s.zip"
+    run_tool("zip", "-r", "-q", str(archive), "TodoList", "Notes", cwd=src)
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(archive, "a") as zf:
+        zf.writestr("TodoList/app.py", "print('the other copy')\n")
+    with pytest.raises(ArchiveError, match="'TodoList/app.py' twice"):
+        inspect_archive(archive, task_names=TASKS)
+
+
+def _patch_zip_size(archive: Path, name: str, size: int) -> None:
+    """Make the local header and the central directory both under-report `name`'s uncompressed size."""
+    import struct
+
+    data = bytearray(archive.read_bytes())
+    encoded = name.encode()
+    for signature, size_offset, name_offset in ((b"PK\x03\x04", 22, 30), (b"PK\x01\x02", 24, 46)):
+        at = 0
+        while (at := data.find(signature, at)) >= 0:
+            if data[at + name_offset: at + name_offset + len(encoded)] == encoded:
+                struct.pack_into("<L", data, at + size_offset, size)
+            at += 4
+    archive.write_bytes(bytes(data))
+
+
+def test_zip_whose_headers_under_report_a_size_is_refused_at_extraction(tmp_path):
+    src = real_tree(tmp_path / "src")
+    (src / "TodoList" / "app.py").write_bytes(os.urandom(3000))
+    archive = tmp_path / "s.zip"
+    run_tool("zip", "-r", "-q", str(archive), "TodoList", "Notes", cwd=src)
+    _patch_zip_size(archive, "TodoList/app.py", 10)
+    assert inspect_archive(archive, task_names=TASKS).total_bytes < 3000  # the headers look fine
+
+    dest = tmp_path / "dest"
+    with pytest.raises(ArchiveError, match="damaged"):
+        extract_archive(archive, dest, task_names=TASKS)  # only 10 bytes are read: their CRC is wrong
+    assert not dest.exists()
+
+
+def _patch_tar_size(archive: Path, name: str, size: int) -> None:
+    """Rewrite the .tar.gz with `name`'s header under-reporting its size (checksum fixed, so the header is valid)."""
+    import gzip
+
+    data = bytearray(gzip.decompress(archive.read_bytes()))
+    at = 0
+    while at < len(data):
+        header = data[at:at + 512]
+        if header[:len(name)] == name.encode() and header[len(name)] == 0:
+            data[at + 124:at + 136] = b"%011o\0" % size
+            data[at + 148:at + 156] = b" " * 8
+            data[at + 148:at + 156] = b"%06o\0 " % sum(data[at:at + 512])
+            break
+        member_size = int(header[124:136].strip(b"\0 ") or b"0", 8)
+        at += 512 + (member_size + 511) // 512 * 512
+    else:
+        raise AssertionError(f"{name} not found")
+    archive.write_bytes(gzip.compress(bytes(data)))
+
+
+@pytest.mark.parametrize("content", [os.urandom(5000), b"\0" * 5000], ids=["data", "zeros"])
+def test_tar_whose_header_under_reports_a_size_is_refused(tmp_path, content):
+    """The bytes past the declared size are read as the next header: garbage, or zeros that would end the archive
+    early and silently drop every later member. Either way the archive is refused, never half-read."""
+    src = real_tree(tmp_path / "src")
+    (src / "TodoList" / "app.py").write_bytes(content)
+    archive = tmp_path / "s.tar.gz"
+    run_tool("tar", "czf", str(archive), "TodoList", "Notes", cwd=src)
+    inspect_archive(archive, task_names=TASKS)  # as made: fine
+    _patch_tar_size(archive, "TodoList/app.py", 100)
+
+    with pytest.raises(ArchiveError, match="damaged|more data than its headers say"):
+        inspect_archive(archive, task_names=TASKS)
+    with pytest.raises(ArchiveError, match="damaged|more data than its headers say"):
+        extract_archive(archive, tmp_path / "dest", task_names=TASKS)
+    assert not (tmp_path / "dest").exists()
+
+
+# --- bombs: bounded work, measured in bytes decompressed ----------------------------------------------------
+MIB = 1024 * 1024
+
+
+def _deflate_zeros(prefix: bytes, mib: int, suffix: bytes) -> tuple[bytes, int, int]:
+    """(raw deflate of prefix + mib MiB of zeros + suffix, its CRC-32, its length) in about a second for 1 GiB:
+    after a full flush the compressor forgets everything, so one MiB's output stands for every MiB."""
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    zero = bytes(MIB)
+    head = c.compress(prefix) + c.flush(zlib.Z_FULL_FLUSH)
+    segment = c.compress(zero) + c.flush(zlib.Z_FULL_FLUSH)
+    tail = c.compress(suffix) + c.flush()
+    crc = zlib.crc32(prefix)
+    for _ in range(mib):
+        crc = zlib.crc32(zero, crc)
+    crc = zlib.crc32(suffix, crc)
+    return head + segment * mib + tail, crc, len(prefix) + mib * MIB + len(suffix)
+
+
+def tar_gz_bomb(path: Path, *, mib: int, typeflag: bytes = tarfile.REGTYPE) -> Path:
+    """A .tar.gz whose first member (a regular file, or a pax record) is `mib` MiB of zeros."""
+    import struct
+
+    info = tarfile.TarInfo("TodoList/zeros.bin" if typeflag == tarfile.REGTYPE else "././@PaxHeader")
+    info.size, info.type = mib * MIB, typeflag
+    header = info.tobuf(format=tarfile.USTAR_FORMAT)
+    body, crc, length = _deflate_zeros(header, mib, bytes(1024))
+    path.write_bytes(b"\x1f\x8b\x08\x00\0\0\0\0\x00\xff" + body + struct.pack("<LL", crc, length % 2**32))
+    return path
+
+
+def zip_bomb(path: Path, *, mib: int) -> Path:
+    """A .zip with one member TodoList/zeros.bin of `mib` MiB of zeros (headers truthful)."""
+    import struct
+
+    name = b"TodoList/zeros.bin"
+    body, crc, length = _deflate_zeros(b"", mib, b"")
+    local = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, 0, 8, 0, 0x21, crc, len(body), length, len(name), 0)
+    central = struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, 0, 8, 0, 0x21, crc, len(body), length,
+                          len(name), 0, 0, 0, 0, (stat.S_IFREG | 0o644) << 16, 0)
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 1, 1, len(central) + len(name), len(local) + len(name) +
+                      len(body), 0)
+    path.write_bytes(local + name + body + central + name + end)
+    return path
+
+
+@pytest.fixture
+def decompressed(monkeypatch):
+    """Counts the bytes every gzip stream decompresses and every zip member hands out while the test runs:
+    {"gzip", "zip"}."""
+    import gzip
+
+    counts = {"gzip": 0, "zip": 0}
+    # gzip's decompressing reader under GzipFile: seek() (how tarfile skips a member) decompresses through it too
+    gzip_read, zip_read = gzip._GzipReader.read, zipfile.ZipExtFile.read
+
+    def counting_gzip(self, size=-1):
+        data = gzip_read(self, size)
+        counts["gzip"] += len(data)
+        return data
+
+    def counting_zip(self, n=-1):
+        data = zip_read(self, n)
+        counts["zip"] += len(data)
+        return data
+
+    monkeypatch.setattr(gzip._GzipReader, "read", counting_gzip)
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", counting_zip)
+    return counts
+
+
+def test_the_bomb_builders_are_real_archives(tmp_path):
+    """The crafted bombs decompress to what they claim (checked at a small size with the standard library)."""
+    import gzip
+
+    tar = tar_gz_bomb(tmp_path / "b.tar.gz", mib=3)
+    assert len(gzip.decompress(tar.read_bytes())) == 512 + 3 * MIB + 1024
+    with tarfile.open(tar) as tf:
+        assert [(m.name, m.size) for m in tf.getmembers()] == [("TodoList/zeros.bin", 3 * MIB)]
+    with zipfile.ZipFile(zip_bomb(tmp_path / "b.zip", mib=3)) as zf:
+        assert zf.read("TodoList/zeros.bin") == bytes(3 * MIB)
+
+
+def test_a_1_gib_tar_gz_bomb_is_refused_at_its_first_header(tmp_path, decompressed):
+    """Issue 13, defect 3: a ~1 MB .tar.gz holding one 1 GiB member of zeros used to be decompressed to the end (3.5 s
+    of web-worker CPU) before the limits were checked. Now the member's header is refused before its data is read."""
+    bomb = tar_gz_bomb(tmp_path / "bomb.tar.gz", mib=1024)
+    assert bomb.stat().st_size < 2 * MIB
+
+    with pytest.raises(ArchiveError, match="over the limit of 524288000"):
+        inspect_archive(bomb, task_names=TASKS)
+    assert decompressed["gzip"] <= 64 * 1024, decompressed
+
+    with pytest.raises(ArchiveError, match="over the limit"):
+        extract_archive(bomb, tmp_path / "dest", task_names=TASKS)
+    assert not (tmp_path / "dest").exists()
+    assert decompressed["gzip"] <= 2 * 64 * 1024, decompressed
+
+
+def test_a_1_gib_zip_bomb_is_refused_without_decompressing_anything(tmp_path, decompressed):
+    bomb = zip_bomb(tmp_path / "bomb.zip", mib=1024)
+    assert bomb.stat().st_size < 2 * MIB
+    with pytest.raises(ArchiveError, match="over the limit of 524288000"):
+        inspect_archive(bomb, task_names=TASKS)
+    with pytest.raises(ArchiveError, match="compression ratio"):
+        inspect_archive(bomb, task_names=TASKS, limits=ArchiveLimits(max_bytes=2 * 1024 ** 3))
+    with pytest.raises(ArchiveError):
+        extract_archive(bomb, tmp_path / "dest", task_names=TASKS)
+    assert decompressed["zip"] == 0 and not (tmp_path / "dest").exists()
+
+
+def test_members_within_limits_one_by_one_stop_the_pass_at_the_limit(tmp_path, decompressed):
+    """40 members of 256 KiB under a 1 MiB limit: the pass stops at the fifth header, having decompressed at most the
+    limit plus the per-member allowance and one read, not the 10 MiB the archive holds."""
+    archive = make_tar(tmp_path / "s.tar.gz", [(f"TodoList/f{i:02d}.bin", os.urandom(256 * 1024)) for i in range(40)])
+    limits = ArchiveLimits(max_bytes=MIB)
+    with pytest.raises(ArchiveError, match="over the limit of 1048576"):
+        inspect_archive(archive, limits=limits, task_names=TASKS)
+    assert decompressed["gzip"] <= MIB + 6 * 8192 + 64 * 1024, decompressed
+
+
+def test_a_pax_record_larger_than_any_header_is_refused_within_the_bound(tmp_path, decompressed):
+    """A pax record is read whole by tarfile before its member is seen: 64 MiB of "header" is refused after about
+    1 MiB (the stream's allowance), not read into memory."""
+    bomb = tar_gz_bomb(tmp_path / "pax.tar.gz", mib=64, typeflag=tarfile.XHDTYPE)
+    with pytest.raises(ArchiveError, match="more data than its headers say"):
+        inspect_archive(bomb, task_names=TASKS)
+    assert decompressed["gzip"] <= MIB + 2 * 8192 + 64 * 1024, decompressed
+
+
+def test_the_write_budget_stops_a_member_that_outgrows_it(tmp_path):
+    """White-box: extraction counts every byte written against max_bytes, whatever the headers said (the last line
+    of defence if a member's data outgrows its checked header)."""
+    from core.engine.archive import _copy_stream
+
+    budget = [MIB + 10]
+    with pytest.raises(ArchiveError, match="more bytes than its header says"):
+        _copy_stream(io.BytesIO(bytes(3 * MIB)), tmp_path / "out.bin", budget)
+    assert (tmp_path / "out.bin").stat().st_size <= MIB + 10
+    budget = [3 * MIB]
+    _copy_stream(io.BytesIO(bytes(3 * MIB)), tmp_path / "exact.bin", budget)
+    assert (tmp_path / "exact.bin").stat().st_size == 3 * MIB and budget == [0]

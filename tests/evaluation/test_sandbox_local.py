@@ -63,18 +63,32 @@ def blocked(output: str) -> bool:
     return len(lines) == 1 and " BLOCKED " in lines[0] and "CONNECTED" not in lines[0]
 
 
+def isolation_required() -> bool:
+    """True when a missing sandbox must fail the run instead of skipping: in CI (`CI=1` or `CI=true`) and whenever
+    `REQUIRE_SANDBOX=1` (set by `make test-slow`), so a green CI run has really checked the isolation."""
+    return os.environ.get("REQUIRE_SANDBOX") == "1" or os.environ.get("CI", "").lower() in ("1", "true")
+
+
+def skip_unless_required(reason: str) -> None:
+    """Skip the test for `reason`, or fail it loudly when isolation is required (see `isolation_required`)."""
+    if isolation_required():
+        pytest.fail(f"isolation is required here (CI or REQUIRE_SANDBOX=1) but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture
 def bwrap_backend():
     backend = get_backend("local")
     if not backend.isolation.startswith("netns+bwrap"):
-        pytest.skip("needs root, bubblewrap and iproute2 (isolation netns+bwrap)")
+        skip_unless_required(f"this machine gives isolation {backend.isolation!r}: needs root, bubblewrap and "
+                             "iproute2 (netns+bwrap)")
     return backend
 
 
 # --- level ---------------------------------------------------------------------------------------
 def test_root_with_bubblewrap_gets_netns_bwrap_isolation():
     if os.geteuid() != 0 or not shutil.which("bwrap") or not shutil.which("ip"):
-        pytest.skip("not root or no bubblewrap/iproute2 here")
+        skip_unless_required("not root or no bubblewrap/iproute2 here")
     assert get_backend("local").isolation.startswith("netns+bwrap")
 
 
@@ -462,3 +476,19 @@ def test_sweep_removes_a_dead_workers_namespace_at_once_and_spares_a_live_ones(b
     finally:
         netns.delete(live)
         netns.delete(dead)
+
+
+# --- a missing sandbox is loud where isolation is required ------------------------------------------------------
+@pytest.mark.parametrize("env, required", [
+    ({}, False), ({"CI": "1"}, True), ({"CI": "true"}, True), ({"REQUIRE_SANDBOX": "1"}, True),
+    ({"CI": "0", "REQUIRE_SANDBOX": "0"}, False),
+])
+def test_a_missing_sandbox_fails_instead_of_skipping_when_required(monkeypatch, env, required):
+    for name in ("CI", "REQUIRE_SANDBOX"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert isolation_required() is required
+    expected = pytest.fail.Exception if required else pytest.skip.Exception
+    with pytest.raises(expected, match="no bubblewrap"):
+        skip_unless_required("no bubblewrap here")

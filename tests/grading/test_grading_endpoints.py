@@ -277,3 +277,19 @@ def test_chinese_readme_with_bare_lines():
 ])
 def test_a_stated_base_path_is_applied_to_relative_endpoints(readme, paths):
     assert [e.path for e in extract_endpoints(readme)] == paths
+
+
+@pytest.mark.parametrize("readme, expected", [
+    ("| Path | Description | Method |\n|---|---|---|\n| `/todos` | list them | GET |\n"
+     "| `/todos/{id}` | one | GET, DELETE |\n",
+     ["GET /todos", "GET /todos/{id}", "DELETE /todos/{id}"]),
+    ("| # | Description | Endpoint | Verb |\n| -- | -- | -- | -- |\n| 1 | list | /todos | GET |\n"
+     "| 2 | create | /todos | POST |\n",
+     ["GET /todos", "POST /todos"]),
+    ("| Description | Method | URL |\n|:---|:---:|---:|\n| list | `GET` | `http://localhost:8080/api/items` |\n"
+     "| update | **PUT** | `http://localhost:8080/api/items/<int:id>` |\n",
+     ["GET /api/items", "PUT /api/items/{id}"]),
+], ids=["path-first-method-last", "path-third-verb-fourth", "url-column-after-method"])
+def test_tables_with_the_path_in_another_column_keep_their_endpoints(readme, expected):
+    """Wherever the Method and Path columns are, each row gives its endpoints (API Coverage's denominator)."""
+    assert extract_endpoints(readme) == eps(*expected)

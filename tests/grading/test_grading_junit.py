@@ -205,3 +205,58 @@ def test_error_messages_do_not_quote_the_file(tmp_path):
     with pytest.raises(JUnitError) as info:
         parse_junit([path])
     assert SECRET not in str(info.value)
+
+
+@pytest.mark.parametrize("report", [
+    # a default namespace on the root: every element's tag is "{urn:...}testcase"
+    '<?xml version="1.0"?><testsuites xmlns="urn:example:junit"><testsuite name="s">'
+    '<testcase classname="tests.test_api" name="test_a"/><testcase classname="tests.test_api" name="test_b">'
+    '<failure message="x"/></testcase><testcase name="test_c"><skipped/></testcase>'
+    '<testcase name="test_d"><error/></testcase></testsuite></testsuites>',
+    # a prefixed namespace on every element
+    '<?xml version="1.0"?><j:testsuite xmlns:j="http://example.org/junit" name="s">'
+    '<j:testcase classname="tests.test_api" name="test_a"/><j:testcase classname="tests.test_api" name="test_b">'
+    '<j:failure/></j:testcase><j:testcase name="test_c"><j:skipped/></j:testcase>'
+    '<j:testcase name="test_d"><j:error/></j:testcase></j:testsuite>',
+], ids=["default-namespace", "prefixed-namespace"])
+def test_a_namespaced_report_yields_its_cases(tmp_path, report):
+    """A report whose elements carry an XML namespace scores like a plain one (a passing task must not score 0)."""
+    path = tmp_path / "TEST-ns.xml"
+    path.write_text(report)
+
+    result = parse_junit([path])
+
+    assert [(c.name, c.classname, c.status) for c in result.cases] == [
+        ("test_a", "tests.test_api", Status.PASSED), ("test_b", "tests.test_api", Status.FAILED),
+        ("test_c", "", Status.SKIPPED), ("test_d", "", Status.ERROR)]
+    assert (result.total, result.passed) == (4, 1)
+
+
+def test_a_namespaced_root_of_another_kind_is_still_refused(tmp_path):
+    path = tmp_path / "report.xml"
+    path.write_text('<?xml version="1.0"?><r:results xmlns:r="urn:x"><r:testcase name="a"/></r:results>')
+    with pytest.raises(JUnitError, match="root element <results>"):
+        parse_junit([path])
+
+
+def test_a_case_without_a_name_is_counted_with_an_empty_name(tmp_path):
+    path = tmp_path / "report.xml"
+    path.write_text('<testsuite><testcase classname="c"/></testsuite>')
+    assert parse_junit([path]).cases == (TestCase(name="", classname="c", status=Status.PASSED),)
+
+
+def test_the_size_limit_is_inclusive_and_the_errors_name_the_problem(tmp_path, monkeypatch):
+    from core.grading import junit
+
+    data = '<testsuite><testcase name="a"/></testsuite>'
+    path = tmp_path / "report.xml"
+    path.write_text(data)
+    monkeypatch.setattr(junit, "MAX_REPORT_BYTES", len(data))
+    assert parse_junit([path]).total == 1  # exactly at the limit: read
+    path.write_text(data + " ")
+    with pytest.raises(JUnitError, match=rf"^report\.xml: report larger than {len(data)} bytes$"):
+        parse_junit([path])
+    with pytest.raises(JUnitError, match=r"^missing\.xml: cannot read report \(No such file or directory\)$"):
+        parse_junit([tmp_path / "missing.xml"])
+    with pytest.raises(JUnitError, match="^no report file$"):
+        parse_junit([])
