@@ -36,8 +36,10 @@ class Reason(str, enum.Enum):
     CATCH_ALL = "catch_all"  # the unknown paths answered alike, not 404, and so did the endpoint: not implemented
     CATCH_ALL_DIFFERS = "catch_all_differs"  # unknown paths answer alike (not 404); the endpoint differs: implemented
     CATCH_ALL_UNSTABLE = "catch_all_unstable"  # two unknown paths answered differently (not 404): not implemented
-    FINGERPRINT_ERROR = "fingerprint_error"  # the unknown path could not be requested: inconclusive
-    BUDGET_EXHAUSTED = "budget_exhausted"  # the probe's overall time budget ran out first: inconclusive
+    FINGERPRINT_ERROR = "fingerprint_error"  # no connection for the unknown path (the service is gone): inconclusive
+    FINGERPRINT_TIMEOUT = "fingerprint_timeout"  # the service stalled on an unknown path: not implemented
+    UNSTABLE_404 = "unstable_404"  # unknown paths got 404s with different bodies; so did the endpoint: not implemented
+    BUDGET_EXHAUSTED = "budget_exhausted"  # the service used up the probe's time budget first: not implemented
 
     def __str__(self) -> str:
         return self.value
@@ -74,23 +76,27 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     "API Coverage".
 
     For each endpoint (method M, normalised path P):
-    1. fingerprint: M on `<prefix>/<random hex>`, where `<prefix>` is P's first segment when P has two or more
-       segments and the first is not a parameter (`/api/v1/x` -> `/api/<hex>`), else the root (`/<hex>`);
-       cached per (M, prefix) within one call. A connection error or time-out -> None (`fingerprint_error`).
-       A status other than 404 is a catch-all: a second unknown path is requested; when the two replies differ
-       (status or shaped body) the catch-all is unstable and the endpoint is not implemented
-       (`catch_all_unstable`); otherwise the endpoint is implemented only when its reply differs from the
-       catch-all's (`catch_all_differs`, else `catch_all`), so dead route code behind a catch-all earns nothing.
+    1. fingerprint: M on two random unknown paths `<prefix>/<6-12 random letters>` (shaped like routes, so they
+       cannot be told from real ones by their form), where `<prefix>` is P's first segment when P has two or more
+       segments and the first is not a parameter (`/api/v1/x` -> `/api/<word>`), else the root; cached per
+       (M, prefix) within one call. No connection -> None (`fingerprint_error`: the service is gone, the static
+       check decides); connected but no answer in time -> not implemented (`fingerprint_timeout`). When the two
+       replies differ: both 404 -> only a status other than 404/405/501 counts for the endpoint
+       (`unstable_404`); otherwise the service answers anything, differently, and nothing is implemented
+       (`catch_all_unstable`). A stable reply other than 404 is a catch-all: the endpoint is implemented only
+       when its reply differs from it (`catch_all_differs`, else `catch_all`), so dead route code behind a
+       catch-all earns nothing.
     2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
        redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
        differs from the fingerprint's. Bodies are compared after replacing the requested path (and the random
-       token) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such route" page that
-       echoes the path or the time (Express, Spring) still compares equal. A connection error or time-out -> False.
+       segment) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such route" page
+       that echoes the path or the time (Express, Spring) still compares equal. No answer in time -> False.
     3. when step 2 found nothing and P does not end in `/`, P + `/` is tried the same way (READMEs such as
        Django's declare trailing slashes that normalisation drops); only a non-redirect answer counts there.
-    `timeout` is the wall-clock limit in seconds of each request, whatever the service trickles; `budget` (seconds, None: unlimited) bounds
-    the whole probe: endpoints not reached in time are inconclusive (`budget_exhausted`), so the static
-    check decides them. Environment proxies are ignored.
+    `timeout` is the wall-clock limit in seconds of each request, whatever the service trickles; `budget` (seconds,
+    None: unlimited) bounds the whole probe, each request getting at most what is left of it: endpoints not
+    reached in time are not implemented (`budget_exhausted`; a service that slow earns no coverage for them).
+    Environment proxies are ignored.
     Returns a ProbeResult with every endpoint as a key. Raises nothing for service misbehaviour.
     """
     return asyncio.run(_probe_all(base_url=base_url, endpoints=endpoints, timeout=timeout, budget=budget))
@@ -106,10 +112,12 @@ async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float
     ) as client:
         deadline = None if budget is None else time.monotonic() + budget
         for endpoint in endpoints:
-            if deadline is not None and time.monotonic() >= deadline:
-                observation = ProbeObservation(None, Reason.BUDGET_EXHAUSTED, None, None)
-            else:
-                observation = await _probe_one(client, endpoint, fingerprints, timeout)
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                observation = ProbeObservation(False, Reason.BUDGET_EXHAUSTED, None, None)
+            else:  # no request outlasts the budget: each gets at most what is left of it
+                observation = await _probe_one(client, endpoint, fingerprints,
+                                               timeout if left is None else max(0.05, min(timeout, left)))
             results[endpoint] = observation.implemented
             observations[endpoint] = observation
     return ProbeResult(results, observations)
@@ -129,13 +137,20 @@ async def _probe_one(
     fingerprint = fingerprints[key]
     if fingerprint is None:
         return ProbeObservation(None, Reason.FINGERPRINT_ERROR, None, None)
-    if fingerprint is _UNSTABLE:
-        return ProbeObservation(False, Reason.CATCH_ALL_UNSTABLE, None, None)
+    if fingerprint is _STALLED:
+        return ProbeObservation(False, Reason.FINGERPRINT_TIMEOUT, None, None)
 
     concrete = fill_params(path)
     reply = await _request(client, method, concrete, timeout)
-    if reply is None:
-        return ProbeObservation(False, Reason.ENDPOINT_ERROR, None, fingerprint.status)
+    if reply is None or reply is _STALLED:
+        return ProbeObservation(False, Reason.ENDPOINT_ERROR, None,
+                                None if fingerprint is _UNSTABLE else fingerprint.status)
+    if fingerprint is _UNSTABLE:  # unknown paths answer anything, differently: nothing can be told apart
+        return ProbeObservation(False, Reason.CATCH_ALL_UNSTABLE, reply.status, None)
+    if fingerprint is _UNSTABLE_404:  # no stable "no such route" body to compare with: only a route's status counts
+        if reply.status in NOT_FOUND_STATUSES:
+            return ProbeObservation(False, Reason.UNSTABLE_404, reply.status, 404)
+        return ProbeObservation(True, Reason.STATUS, reply.status, 404)
     if fingerprint.status != 404:
         same = reply.status == fingerprint.status and _shape(reply.body, concrete, None) == fingerprint.body
         return ProbeObservation(not same, Reason.CATCH_ALL if same else Reason.CATCH_ALL_DIFFERS, reply.status,
@@ -143,31 +158,42 @@ async def _probe_one(
     decision = _decide(reply, concrete, fingerprint)
     if decision is Reason.NOT_FOUND and reply.status == 404 and concrete != "/":
         slashed = await _request(client, method, concrete + "/", timeout)
-        if slashed is not None and not 300 <= slashed.status < 400:
+        if slashed is not None and slashed is not _STALLED and not 300 <= slashed.status < 400:
             retry = _decide(slashed, concrete + "/", fingerprint)
             if retry is not Reason.NOT_FOUND:
                 return ProbeObservation(True, retry, slashed.status, fingerprint.status)
     return ProbeObservation(decision is not Reason.NOT_FOUND, decision, reply.status, fingerprint.status)
 
 
-#: The fingerprint of a catch-all whose unknown paths answer differently from each other.
+#: The fingerprint of a service whose unknown paths answer differently from each other.
 _UNSTABLE = _Reply(0, "")
+#: ... whose unknown paths all answer 404, with bodies that differ (a request id, say): only statuses can tell.
+_UNSTABLE_404 = _Reply(404, "\x00unstable\x00")
+#: What `_request` returns when the service accepted the connection but did not answer within the time limit.
+_STALLED = _Reply(-1, "")
+
+
+def _unknown_segment() -> str:
+    """A random path segment shaped like a route's (lower-case letters, 6 to 12 of them), so a service cannot tell
+    the probe's unknown paths from real ones by their form."""
+    return "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6 + secrets.randbelow(7)))
 
 
 async def _fingerprint(client: httpx.AsyncClient, method: str, prefix: str, timeout: float) -> _Reply | None:
-    """The service's reply to `method` on a random unknown path under `prefix`, shaped (see `probe_endpoints`); a
-    non-404 reply is checked against a second unknown path (`_UNSTABLE` when they differ). None on no reply."""
+    """The service's shaped reply (see `probe_endpoints`) to `method` on two random unknown paths under `prefix`:
+    `_UNSTABLE` when they differ (status or shaped body), `_STALLED` when the service did not answer in time,
+    None when there was no connection."""
     replies = []
     for _ in range(2):
-        token = secrets.token_hex(8)
+        token = _unknown_segment()
         unknown = f"{prefix}/{token}"
         reply = await _request(client, method, unknown, timeout)
-        if reply is None:
-            return None
+        if reply is None or reply is _STALLED:
+            return reply
         replies.append(_Reply(reply.status, _shape(reply.body, unknown, token)))
-        if reply.status == 404:
-            return replies[0]
-    return replies[0] if replies[0] == replies[1] else _UNSTABLE
+    if replies[0] == replies[1]:
+        return replies[0]
+    return _UNSTABLE_404 if replies[0].status == replies[1].status == 404 else _UNSTABLE
 
 
 def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
@@ -189,7 +215,7 @@ async def _request(client: httpx.AsyncClient, method: str, path: str, timeout: f
     """One request, within `timeout` seconds of wall-clock time in all (connecting, the status line and headers, the
     body), so a service that trickles one byte at a time cannot stretch it (issue 15, escape 8); at most
     MAX_BODY_BYTES of the body. A reply whose body is cut by the deadline keeps what arrived. None on a connection
-    error, or when no status and headers arrived in time."""
+    error, `_STALLED` when the connection was made but no status and headers arrived in time."""
     kwargs: dict[str, object] = {"json": {}} if method in BODY_METHODS else {}
     status: int | None = None
     chunks: list[bytes] = []
@@ -203,7 +229,13 @@ async def _request(client: httpx.AsyncClient, method: str, path: str, timeout: f
                     size += len(chunk)
                     if size >= MAX_BODY_BYTES:
                         break
-    except (httpx.HTTPError, TimeoutError):
+    except TimeoutError:
+        if status is None:
+            return _STALLED
+    except httpx.TimeoutException:
+        if status is None:
+            return _STALLED
+    except httpx.HTTPError:
         if status is None:
             return None
     body = b"".join(chunks)[:MAX_BODY_BYTES]

@@ -75,13 +75,15 @@ def test_real_routes_are_found_and_missing_ones_are_not(serve):
     assert ("GET", "/api/items/1", b"") in seen
     assert ("POST", "/api/items", b"{}") in seen
     assert not any(path == "/redirected" for _, path, _ in seen)
-    # fingerprints: random hex under the endpoint's first segment, or the root for one-segment paths,
-    # requested once per (method, prefix)
-    fingerprint_paths = [p for _, p, _ in seen if re.fullmatch(r"(/api)?/[0-9a-f]{16}", p)]
+    # fingerprints: two random route-like words under the endpoint's first segment, or the root for one-segment
+    # paths, requested once per (method, prefix)
+    fingerprint_paths = [p for _, p, _ in seen if re.fullmatch(r"(/api)?/[a-z]{6,12}", p) and p not in
+                         ("/health", "/api/items", "/api/orders")]
     assert any(p.startswith("/api/") for p in fingerprint_paths)
-    assert any(re.fullmatch(r"/[0-9a-f]{16}", p) for p in fingerprint_paths)
-    get_api_fingerprints = [m for m, p, _ in seen if m == "GET" and re.fullmatch(r"/api/[0-9a-f]{16}", p)]
-    assert len(get_api_fingerprints) == 1
+    assert any(re.fullmatch(r"/[a-z]{6,12}", p) for p in fingerprint_paths)
+    get_api_fingerprints = [m for m, p, _ in seen if m == "GET" and re.fullmatch(r"/api/[a-z]{6,12}", p)
+                            and p not in ("/api/items", "/api/orders")]
+    assert len(get_api_fingerprints) == 2
 
 
 def test_a_catch_all_earns_only_the_endpoints_that_answer_differently(serve):
@@ -170,17 +172,52 @@ def test_timeout_on_the_endpoint_is_not_implemented(serve):
     assert result.observations[endpoint].reason is Reason.ENDPOINT_ERROR
 
 
-def test_timeout_on_the_fingerprint_is_inconclusive(serve):
+def test_a_service_that_stalls_on_unknown_paths_earns_nothing(serve):
+    """A stall on the probe's unknown paths used to make the probe inconclusive, handing the endpoint to the static
+    check (where dead route code earns it): a service that is up but does not answer is not implementing it."""
     def app(method, path, body):
-        if re.fullmatch(r"/api/[0-9a-f]{16}", path):
+        if path != "/api/items":
             time.sleep(1.0)
-        return json_reply(404, {"detail": "Not Found"})
+        return json_reply(200, {"items": []})
 
     server = serve(app)
     endpoint = E("GET", "/api/items")
     result = probe_endpoints(base_url=server.base_url, endpoints=[endpoint], timeout=0.3)
-    assert result.results == {endpoint: None}
-    assert result.observations[endpoint].reason is Reason.FINGERPRINT_ERROR
+    assert result.results == {endpoint: False}
+    assert result.observations[endpoint].reason is Reason.FINGERPRINT_TIMEOUT
+
+
+def test_a_404_everywhere_with_a_varying_body_earns_nothing(serve):
+    import secrets as random_tokens
+
+    server = serve(lambda method, path, body: json_reply(404, {"error": "not found",
+                                                               "request": random_tokens.token_hex(4)}))
+    endpoints = [E("GET", "/api/todos"), E("POST", "/api/todos"), E("DELETE", "/api/todos/{id}")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {e: False for e in endpoints}
+    assert {o.reason for o in result.observations.values()} == {Reason.UNSTABLE_404}
+
+
+def test_a_varying_404_still_credits_routes_that_answer(serve):
+    import secrets as random_tokens
+
+    def app(method, path, body):
+        if path == "/api/todos" and method == "GET":
+            return json_reply(200, [])
+        return json_reply(404, {"error": "not found", "request": random_tokens.token_hex(4)})
+
+    server = serve(app)
+    endpoints = [E("GET", "/api/todos"), E("POST", "/api/todos")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {endpoints[0]: True, endpoints[1]: False}
+
+
+def test_the_unknown_paths_look_like_routes(serve):
+    server = serve(routed_app)
+    probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/items"), E("GET", "/health")], timeout=2)
+    unknown = [path for _, path, _ in server.requests if path not in ("/api/items", "/health")]
+    assert len(unknown) == 4
+    assert all(re.fullmatch(r"(/api)?/[a-z]{6,12}", p) for p in unknown), unknown
 
 
 def test_nothing_listening_is_inconclusive():
@@ -200,7 +237,7 @@ def test_proxy_environment_is_ignored(serve, monkeypatch):
     assert result.results == {E("GET", "/health"): True}
 
 
-def test_overall_budget_leaves_unreached_endpoints_inconclusive(serve):
+def test_the_overall_budget_bounds_the_probe_and_unreached_endpoints_earn_nothing(serve):
     def slow(method, path, body):
         time.sleep(0.3)
         return routed_app(method, path, body)
@@ -208,10 +245,10 @@ def test_overall_budget_leaves_unreached_endpoints_inconclusive(serve):
     server = serve(slow)
     endpoints = [E("GET", "/api/items"), E("POST", "/api/items"), E("DELETE", "/api/items/{id}"), E("GET", "/health")]
     started = time.monotonic()
-    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, budget=0.5)
-    assert time.monotonic() - started < 2.0
-    assert result.results[E("GET", "/api/items")] is True
-    assert result.results[E("GET", "/health")] is None
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, budget=1.2)
+    assert time.monotonic() - started < 1.6  # no request outlasts what is left of the budget
+    assert result.results[E("GET", "/api/items")] is True  # two unknown paths and the endpoint: 0.9 s
+    assert result.results[E("GET", "/health")] is False
     assert result.observations[E("GET", "/health")].reason is Reason.BUDGET_EXHAUSTED
 
 
@@ -260,5 +297,5 @@ def test_a_service_that_trickles_its_headers_cannot_stretch_a_request():
     finally:
         stop.set()
     elapsed = time.monotonic() - started
-    assert all(o.reason is Reason.FINGERPRINT_ERROR for o in result.observations.values())
+    assert all(o.reason is Reason.FINGERPRINT_TIMEOUT for o in result.observations.values())
     assert elapsed < 4, f"two fingerprint requests of at most 1 s each took {elapsed:.1f} s"
