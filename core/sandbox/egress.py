@@ -25,7 +25,8 @@ IDLE_SECONDS = 120
 #: Per-task caps (issue 15, escape 7): connections relayed at once (each costs one thread and two descriptors; a
 #: connection over the cap is refused with 503 at once), and the wall-clock budget for a CONNECT head, which a
 #: client sending one byte at a time cannot stretch.
-MAX_CONNECTIONS = 16
+MAX_CONNECTIONS = 64
+MAX_RECORDED = 1000  # CONNECT requests kept for the log, per install phase
 HEAD_SECONDS = 10.0
 
 
@@ -180,7 +181,8 @@ class EgressProxy:
             port = int(port_text) if port_text.isdigit() else 0
             host = host.strip("[]").lower()
             target = _public_address(host, port) if host in self.allowed and port == 443 else None
-            self.requests.append((host, port, target is not None))
+            if len(self.requests) < MAX_RECORDED:  # a flood of refused CONNECTs must not grow the worker's memory
+                self.requests.append((host[:255], port, target is not None))
             if target is None:
                 client.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
                 return
