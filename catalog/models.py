@@ -139,6 +139,10 @@ class Team(models.Model):
         return self.name
 
 
+#: A system's description is shown on the board's pages: a paragraph, not a document (issue 13: 1 MB was accepted).
+DESCRIPTION_MAX_LENGTH = 2000
+
+
 class System(models.Model):
     """An agent (or IDE, or other tool) whose generated repositories are submitted."""
 
@@ -154,7 +158,7 @@ class System(models.Model):
     base_model = models.CharField(max_length=100, blank=True)
     type = models.CharField(max_length=16, choices=Type.choices, default=Type.AGENT)
     url = models.URLField("URL", blank=True)
-    description = models.TextField(blank=True)
+    description = models.TextField(blank=True, max_length=DESCRIPTION_MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
 
     name_skeleton = models.CharField(max_length=300, unique=True, editable=False,

@@ -95,3 +95,18 @@ def test_a_numeric_reference_is_the_id_and_a_name_is_the_name(owner, client):
     assert by_id.status_code == by_name.status_code == unknown.status_code == 404
     assert by_id.json() == by_name.json() != unknown.json()  # the same system either way: found, no endpoint yet
     assert "no system" in unknown.json()["detail"]
+
+
+@pytest.mark.parametrize("method", ["TRACE", "TRACK"])
+def test_trace_is_refused_everywhere(client, db, method):
+    for path in ("/", "/tasks/", "/api/v1/leaderboard/", "/accounts/login/"):
+        resp = client.generic(method, path)
+        assert resp.status_code == 405 and "TRACE" not in resp["Allow"], (path, resp.status_code)
+
+
+def test_a_huge_description_is_refused_with_the_limit(owner, client):
+    _, token = owner
+    resp = client.post("/api/v1/systems/", {"name": "Verbose Agent", "description": "x" * 1_000_000},
+                       HTTP_AUTHORIZATION=f"Token {token}")
+    assert resp.status_code == 400 and "2000" in resp.content.decode()
+    assert not System.objects.filter(name="Verbose Agent").exists()
