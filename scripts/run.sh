@@ -18,6 +18,10 @@ $PY manage.py import_benchmark benchmarks/demo --skip-reference-check
 $PY manage.py import_reported benchmarks/reported/repogenesis-verified.toml
 
 CONCURRENCY=${EVALUATION_TASK_CONCURRENCY:-2}
+if [ "$(id -u)" != 0 ] && [ "${EVALUATION_BACKEND:-local}" = local ] && [ "${EVALUATION_ALLOW_UNSANDBOXED:-0}" != 1 ]; then
+  echo "note: the worker needs root, bubblewrap and iproute2 to sandbox submissions (or EVALUATION_BACKEND=docker);" \
+       "without them it refuses to start and nothing is evaluated (EVALUATION_ALLOW_UNSANDBOXED=1: trusted code only)" >&2
+fi
 .venv/bin/celery -A config worker --loglevel=INFO --concurrency="$CONCURRENCY" --without-gossip --without-mingle \
   --without-heartbeat --hostname="worker@%h" --beat &
 WORKER=$!
