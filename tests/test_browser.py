@@ -52,7 +52,7 @@ def test_tabs_switch_and_radar_charts_render(live_server, page):
     page.click("button[data-tab=java]")
     page.wait_for_selector("#radar-java .main-svg")
     assert page.locator("#panel-java").is_visible() and not page.locator("#panel-python").is_visible()
-    assert page.locator("#panel-java tbody tr").first.locator("td").nth(1).inner_text() == "Chart A"
+    assert page.locator("#panel-java tbody tr").first.locator("td").nth(1).locator("a").first.inner_text() == "Chart A"
     assert "language=java" in page.url
     page.screenshot(path=str(shots / "leaderboard-java.png"), full_page=True)
 

@@ -261,7 +261,14 @@ class TaskRun:
             raise _Stop("tampered", f"the build put the hidden tests' compiled classes into {leaked[0]}"
                                     f"{f' and {len(leaked) - 1} other places' if len(leaked) > 1 else ''}: "
                                     "the service may not contain the hidden tests")
-        untrusted_tree.remove_junit_configuration(self.work.runner / "repo", keep_below="src/test")
+        runner_repo = self.work.runner / "repo"
+        untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
+        untrusted_tree.remove_junit_configuration(runner_repo, keep_below="src/test")
+        rewrite = untrusted_tree.test_run_tampering(runner_repo, keep_below="src/test",
+                                                    repositories=(self.maven_local, self.toolchain.maven_repo))
+        if rewrite:
+            raise _Stop("tampered", f"the build would change how the hidden tests run ({rewrite}): the platform runs "
+                                    "them with its own settings, so a submission may not configure the test run")
 
     def start_and_wait(self, sb: TaskSandbox):
         script = find_start_script(self.work.repo)

@@ -69,6 +69,15 @@ ARCHIVE_SUFFIXES = (".jar", ".war", ".ear", ".zip")
 JUNIT_CONFIGURATION = ("META-INF/services/org.junit.", "junit-platform.properties")
 
 
+CLASS_MAGIC = b"\xca\xfe\xba\xbe"
+
+
+def _holds_class(data: bytes, class_paths: set[str]) -> bool:
+    """True when `data` is a compiled class (its magic number) whose constant pool names one of `class_paths`
+    ("pkg/Name"): a hidden test class under any file name, in any folder."""
+    return data[:4] == CLASS_MAGIC and any(cp.encode() in data for cp in class_paths)
+
+
 def _is_class_of(member: str, class_paths: set[str]) -> bool:
     """True when `member` (a "/"-separated path) is the compiled form of one of `class_paths` ("pkg/Name"), or of
     one of its nested classes ("pkg/Name$Inner.class"), wherever it lies."""
@@ -92,15 +101,131 @@ def find_classes(root: Path, class_paths: set[str], *, max_archive_bytes: int = 
             rel = path.relative_to(root).as_posix()
             if path.is_symlink():
                 continue
-            if _is_class_of(rel, class_paths):
+            if _is_class_of(rel, class_paths) or _file_holds_class(path, class_paths):
                 found.append(rel)
             elif name.lower().endswith(ARCHIVE_SUFFIXES) and path.stat().st_size <= max_archive_bytes:
                 try:
                     with zipfile.ZipFile(path) as archive:
-                        found += [f"{rel}!{m}" for m in archive.namelist() if _is_class_of(m, class_paths)]
-                except (OSError, zipfile.BadZipFile, ValueError):
+                        found += [f"{rel}!{m.filename}" for m in archive.infolist() if _is_class_of(m.filename, class_paths)
+                                  or (m.file_size <= 4 * 1024 * 1024 and _holds_class(archive.read(m), class_paths))]
+                except (OSError, zipfile.BadZipFile, ValueError, RuntimeError):
                     continue
     return sorted(found)
+
+
+def _file_holds_class(path: Path, class_paths: set[str], *, max_bytes: int = 4 * 1024 * 1024) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(4) != CLASS_MAGIC:
+                return False
+            return _holds_class(CLASS_MAGIC + handle.read(max_bytes), class_paths)
+    except OSError:
+        return False
+
+
+#: Packages of the test machinery: a submission bringing classes of them (to shadow JUnit's or surefire's own) is
+#: rewriting how the hidden tests are run and reported.
+TEST_MACHINERY = ("org/junit/", "org/opentest4j/", "org/apache/maven/surefire/", "org/apiguardian/")
+#: Settings of a submission's build that change which tests run, how, or where their reports go: the hidden test
+#: run is the platform's (docs/scoring.md "The test phase"). Anywhere in a pom: JVM agents and boot class paths.
+#: In the configuration of the surefire or failsafe plugin, or as a `surefire.*` / `argLine` / `junit.*` property:
+#: every setting of TEST_RUN_SETTINGS.
+JVM_INJECTION = ("javaagent", "agentlib", "agentpath", "Xbootclasspath")
+TEST_RUN_SETTINGS = ("argLine", "additionalClasspathElements", "configurationParameters", "properties",
+                     "statelessTestsetReporter", "statelessTestsetInfoReporter", "consoleOutputReporter",
+                     "reportsDirectory", "includes", "excludes", "includesFile", "excludesFile", "test",
+                     "testClassesDirectory", "classesDirectory", "dependenciesToScan", "testSourceDirectory",
+                     "classpathDependencyExcludes", "classpathDependencyScopeExclude", "systemPropertiesFile", "jvm",
+                     "skipAfterFailureCount",
+                     "testFailureIgnore", "reportFormat", "redirectTestOutputToFile", "objectFactory")
+
+
+_JUNIT_KEYS = ("junit.jupiter.", "junit.platform.")
+
+
+def _test_run_setting(pom: str) -> str | None:
+    """The first setting of a pom's text that would change the hidden test run (JVM_INJECTION anywhere; a
+    TEST_RUN_SETTINGS element in a surefire/failsafe plugin's configuration; a surefire.*, argLine or JUnit
+    property; `testOutputDirectory` in the build), or None. A pom that does not parse is judged by its text."""
+    import xml.etree.ElementTree as ET
+
+    hit = next((s for s in JVM_INJECTION if s in pom), None)
+    if hit:
+        return hit
+    try:
+        tree = ET.fromstring(pom)
+    except ET.ParseError:
+        return next((s for s in TEST_RUN_SETTINGS if f"<{s}>" in pom), None)
+    local = lambda tag: tag.rsplit("}", 1)[-1]  # noqa: E731 - namespace-free element names
+    for element in tree.iter():
+        tag = local(element.tag)
+        if tag == "properties":
+            for prop in element:
+                name = local(prop.tag)
+                if not name.endswith("version") and (name == "argLine" or name.startswith(
+                        (*_JUNIT_KEYS, "surefire.", "failsafe.", "maven.test."))):
+                    return f"the {name} property"
+        if tag == "testOutputDirectory":
+            return "testOutputDirectory"
+        if tag == "plugin" and any(local(c.tag) == "artifactId" and (c.text or "").strip() in
+                                   ("maven-surefire-plugin", "maven-failsafe-plugin") for c in element):
+            for setting in element.iter():
+                name = local(setting.tag)
+                if name in TEST_RUN_SETTINGS:
+                    return f"surefire's {name}"
+                if name in ("systemPropertyVariables", "systemProperties", "environmentVariables"):
+                    keys = [local(c.tag) for c in setting] + [(c.findtext("{*}name") or c.findtext("name") or "")
+                                                              for c in setting]
+                    junit = next((k for k in keys if k.startswith(_JUNIT_KEYS)), None)
+                    if junit:  # JVM properties for the application are fine (Quarkus needs its logging manager)
+                        return f"surefire's {name} {junit}"
+    return None
+
+
+def _published_copy(path: Path, repositories: tuple[Path, ...]) -> bool:
+    """True when a file of the same name and bytes lies in one of the Maven `repositories` (a dependency the build
+    copied, like JUnit's own jar in target/dependency/)."""
+    digest = hashlib.sha256(path.read_bytes()).digest()
+    for repository in repositories:
+        for candidate in repository.rglob(path.name):
+            if candidate.is_file() and hashlib.sha256(candidate.read_bytes()).digest() == digest:
+                return True
+    return False
+
+
+def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path, ...] = ()) -> str | None:
+    """Why the built repository at `root` would rewrite the hidden test run, or None: a build file (pom.xml, any
+    depth) naming one of TEST_RUN_SETTINGS, or classes of TEST_MACHINERY outside `keep_below` (the hidden tests):
+    as files, or as entries (or JUnit service entries) of an archive that is not a byte-identical copy of one in
+    the Maven `repositories`. Links are not followed."""
+    import zipfile
+
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        rel_folder = Path(folder).relative_to(root).as_posix()
+        if rel_folder == keep_below or rel_folder.startswith(keep_below + "/"):
+            dirs[:] = []
+            continue
+        for name in files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                continue
+            if name == "pom.xml":
+                hit = _test_run_setting(path.read_text(errors="replace"))
+                if hit:
+                    return f"{rel} sets {hit}"
+            elif any(m in rel for m in TEST_MACHINERY) and rel.endswith((".class", ".java")):
+                return f"{rel} is a class of the test machinery"
+            elif name.lower().endswith(ARCHIVE_SUFFIXES):
+                try:
+                    with zipfile.ZipFile(path) as archive:
+                        hit = next((m for m in archive.namelist() if m.startswith(TEST_MACHINERY)
+                                    or m.startswith("META-INF/services/org.junit.")), None)
+                except (OSError, zipfile.BadZipFile, ValueError):
+                    continue
+                if hit and not _published_copy(path, repositories):
+                    return f"{rel} carries {hit}"
+    return None
 
 
 def remove_junit_configuration(root: Path, *, keep_below: str) -> list[str]:

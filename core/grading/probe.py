@@ -76,12 +76,12 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     "API Coverage".
 
     For each endpoint (method M, normalised path P):
-    1. fingerprint: M on two random unknown paths `<prefix>/<6-12 random letters>` (shaped like routes, so they
-       cannot be told from real ones by their form), where `<prefix>` is P's first segment when P has two or more
-       segments and the first is not a parameter (`/api/v1/x` -> `/api/<word>`), else the root; cached per
-       (M, prefix) within one call. No connection -> None (`fingerprint_error`: the service is gone, the static
-       check decides); connected but no answer in time -> not implemented (`fingerprint_timeout`). When the two
-       replies differ: both 404 -> only a status other than 404/405/501 counts for the endpoint
+    1. fingerprint: M on two unknown paths that look like P (its last literal segment replaced character by
+       character at random, depth, parameters and trailing slash kept: `/api/todos/1` -> `/api/xqbvm/1`), one before
+       and one after the endpoint's own request, so a service can tell them apart from P only by knowing P's route,
+       nor answer by the order of requests. No connection -> None (`fingerprint_error`: the service is gone, the
+       static check decides); connected but no answer in time -> not implemented (`fingerprint_timeout`). When the
+       two replies differ: both 404 -> only a status other than 404/405/501 counts for the endpoint
        (`unstable_404`); otherwise the service answers anything, differently, and nothing is implemented
        (`catch_all_unstable`). A stable reply other than 404 is a catch-all: the endpoint is implemented only
        when its reply differs from it (`catch_all_differs`, else `catch_all`), so dead route code behind a
@@ -91,8 +91,9 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
        differs from the fingerprint's. Bodies are compared after replacing the requested path (and the random
        segment) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such route" page
        that echoes the path or the time (Express, Spring) still compares equal. No answer in time -> False.
-    3. when step 2 found nothing and P does not end in `/`, P + `/` is tried the same way (READMEs such as
-       Django's declare trailing slashes that normalisation drops); only a non-redirect answer counts there.
+    3. when step 2 found nothing and P does not end in `/`, P + `/` is tried against the first unknown path + `/`
+       the same way (READMEs such as Django's declare trailing slashes that normalisation drops); only a
+       non-redirect answer counts there.
     `timeout` is the wall-clock limit in seconds of each request, whatever the service trickles; `budget` (seconds,
     None: unlimited) bounds the whole probe, each request getting at most what is left of it: endpoints not
     reached in time are not implemented (`budget_exhausted`; a service that slow earns no coverage for them).
@@ -106,7 +107,6 @@ async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float
                      budget: float | None) -> ProbeResult:
     results: dict[Endpoint, bool | None] = {}
     observations: dict[Endpoint, ProbeObservation] = {}
-    fingerprints: dict[tuple[str, str], _Reply | None] = {}
     async with httpx.AsyncClient(
         base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
     ) as client:
@@ -116,32 +116,60 @@ async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float
             if left is not None and left <= 0:
                 observation = ProbeObservation(False, Reason.BUDGET_EXHAUSTED, None, None)
             else:  # no request outlasts the budget: each gets at most what is left of it
-                observation = await _probe_one(client, endpoint, fingerprints,
+                observation = await _probe_one(client, endpoint,
                                                timeout if left is None else max(0.05, min(timeout, left)))
             results[endpoint] = observation.implemented
             observations[endpoint] = observation
     return ProbeResult(results, observations)
 
 
-async def _probe_one(
-    client: httpx.AsyncClient,
-    endpoint: Endpoint,
-    fingerprints: dict[tuple[str, str], _Reply | None],
-    timeout: float,
-) -> ProbeObservation:
-    method = endpoint.method
-    path = normalize_path(endpoint.path)
-    key = (method, _prefix(path))
-    if key not in fingerprints:
-        fingerprints[key] = await _fingerprint(client, method, key[1], timeout)
-    fingerprint = fingerprints[key]
-    if fingerprint is None:
-        return ProbeObservation(None, Reason.FINGERPRINT_ERROR, None, None)
-    if fingerprint is _STALLED:
-        return ProbeObservation(False, Reason.FINGERPRINT_TIMEOUT, None, None)
+def _lookalike(concrete: str) -> tuple[str, str]:
+    """(an unknown path shaped like `concrete`, its random part): the last literal segment replaced character by
+    character (a letter by a random letter, a digit by a random digit, anything else kept), the depth, the filled
+    parameters and a trailing slash kept; a path without literal segment gets one random word in front. A service
+    can tell it from the endpoint only by knowing the endpoint's route."""
+    segments = concrete.split("/")
+    literal = [k for k, seg in enumerate(segments) if seg and seg != "1"]
+    if not literal:
+        word = "".join(secrets.choice(_LETTERS) for _ in range(6 + secrets.randbelow(7)))
+        return "/" + word + concrete.rstrip("/") + ("/" if concrete.endswith("/") and concrete != "/" else ""), word
+    k = literal[-1]
+    word = "".join(secrets.choice(_LETTERS) if c.isalpha() else secrets.choice("0123456789") if c.isdigit() else c
+                   for c in segments[k])
+    if word == segments[k]:  # a segment of punctuation only: make it differ
+        word = word + secrets.choice(_LETTERS)
+    segments[k] = word
+    return "/".join(segments), word
 
-    concrete = fill_params(path)
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _fingerprint_of(first: "_Reply", second: "_Reply", unknown) -> "_Reply":
+    """The "no such route" reply from two look-alike unknown paths: the shaped reply when they agree, else
+    `_UNSTABLE_404` (both 404) or `_UNSTABLE`."""
+    shaped = [_Reply(r.status, _shape(r.body, path, token)) for r, (path, token) in zip((first, second), unknown)]
+    if shaped[0] == shaped[1]:
+        return shaped[0]
+    return _UNSTABLE_404 if shaped[0].status == shaped[1].status == 404 else _UNSTABLE
+
+
+async def _probe_one(client: httpx.AsyncClient, endpoint: Endpoint, timeout: float) -> ProbeObservation:
+    """One endpoint: a look-alike unknown path, the endpoint, another look-alike (so a service that answers by
+    the order of requests shows as unstable), then the decision of `probe_endpoints`."""
+    method = endpoint.method
+    concrete = fill_params(normalize_path(endpoint.path))
+    unknown = (_lookalike(concrete), _lookalike(concrete))
+    first = await _request(client, method, unknown[0][0], timeout)
+    if first is None:
+        return ProbeObservation(None, Reason.FINGERPRINT_ERROR, None, None)
+    if first is _STALLED:
+        return ProbeObservation(False, Reason.FINGERPRINT_TIMEOUT, None, None)
     reply = await _request(client, method, concrete, timeout)
+    second = await _request(client, method, unknown[1][0], timeout)
+    if second is None or second is _STALLED:
+        return ProbeObservation(False, Reason.FINGERPRINT_TIMEOUT, None, first.status)
+    fingerprint = _fingerprint_of(first, second, unknown)
     if reply is None or reply is _STALLED:
         return ProbeObservation(False, Reason.ENDPOINT_ERROR, None,
                                 None if fingerprint is _UNSTABLE else fingerprint.status)
@@ -156,10 +184,16 @@ async def _probe_one(
         return ProbeObservation(not same, Reason.CATCH_ALL if same else Reason.CATCH_ALL_DIFFERS, reply.status,
                                 fingerprint.status)
     decision = _decide(reply, concrete, fingerprint)
-    if decision is Reason.NOT_FOUND and reply.status == 404 and concrete != "/":
+    if decision is Reason.NOT_FOUND and reply.status == 404 and not concrete.endswith("/"):
+        # the slashed form against a slashed unknown path: a service that answers every slashed path earns nothing
+        slashed_unknown = await _request(client, method, unknown[0][0] + "/", timeout)
         slashed = await _request(client, method, concrete + "/", timeout)
-        if slashed is not None and slashed is not _STALLED and not 300 <= slashed.status < 400:
-            retry = _decide(slashed, concrete + "/", fingerprint)
+        if all(r is not None and r is not _STALLED for r in (slashed_unknown, slashed)) and \
+                not 300 <= slashed.status < 400:
+            base = _Reply(slashed_unknown.status, _shape(slashed_unknown.body, unknown[0][0] + "/", unknown[0][1]))
+            same = slashed.status == base.status and _shape(slashed.body, concrete + "/", None) == base.body
+            retry = _decide(slashed, concrete + "/", base) if base.status == 404 else (
+                Reason.NOT_FOUND if same else Reason.STATUS)
             if retry is not Reason.NOT_FOUND:
                 return ProbeObservation(True, retry, slashed.status, fingerprint.status)
     return ProbeObservation(decision is not Reason.NOT_FOUND, decision, reply.status, fingerprint.status)
@@ -173,42 +207,12 @@ _UNSTABLE_404 = _Reply(404, "\x00unstable\x00")
 _STALLED = _Reply(-1, "")
 
 
-def _unknown_segment() -> str:
-    """A random path segment shaped like a route's (lower-case letters, 6 to 12 of them), so a service cannot tell
-    the probe's unknown paths from real ones by their form."""
-    return "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6 + secrets.randbelow(7)))
-
-
-async def _fingerprint(client: httpx.AsyncClient, method: str, prefix: str, timeout: float) -> _Reply | None:
-    """The service's shaped reply (see `probe_endpoints`) to `method` on two random unknown paths under `prefix`:
-    `_UNSTABLE` when they differ (status or shaped body), `_STALLED` when the service did not answer in time,
-    None when there was no connection."""
-    replies = []
-    for _ in range(2):
-        token = _unknown_segment()
-        unknown = f"{prefix}/{token}"
-        reply = await _request(client, method, unknown, timeout)
-        if reply is None or reply is _STALLED:
-            return reply
-        replies.append(_Reply(reply.status, _shape(reply.body, unknown, token)))
-    if replies[0] == replies[1]:
-        return replies[0]
-    return _UNSTABLE_404 if replies[0].status == replies[1].status == 404 else _UNSTABLE
-
-
 def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
     if reply.status not in NOT_FOUND_STATUSES:
         return Reason.STATUS
     if reply.status == 404 and _shape(reply.body, path, None) != fingerprint.body:
         return Reason.BODY_DIFFERS
     return Reason.NOT_FOUND
-
-
-def _prefix(path: str) -> str:
-    segments = [s for s in path.split("/") if s]
-    if len(segments) >= 2 and PARAM not in segments[0]:
-        return "/" + segments[0]
-    return ""
 
 
 async def _request(client: httpx.AsyncClient, method: str, path: str, timeout: float) -> _Reply | None:

@@ -181,7 +181,7 @@ def test_a_junit_extension_planted_in_main_resources_never_runs_around_the_hidde
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
-def test_a_junit_extension_forced_on_by_the_pom_never_runs_around_the_hidden_tests(inventory, backend):
+def test_a_junit_extension_forced_on_by_the_pom_is_tampered(inventory, backend):
     task, repo = inventory
     _plant_skip_bodies(repo)
     _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
@@ -196,8 +196,9 @@ def test_a_junit_extension_forced_on_by_the_pom_never_runs_around_the_hidden_tes
     result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
                            toolchain=toolchain())
 
-    # the platform's command line wins over the pom's argLine, system properties and configuration parameters
-    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+    # a build that configures the hidden test run (argLine, system properties, configuration parameters) is refused
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    assert "configures" in result.detail or "change how the hidden tests run" in result.detail
 
 
 def test_a_build_copying_the_hidden_tests_into_its_output_leaks_nothing_to_the_service(inventory):
@@ -312,7 +313,7 @@ def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_f
     result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
                            toolchain=toolchain())
 
-    assert result.tests_passed == 0 and result.outcome in ("tests_failed", "tampered"), result.detail
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail  # configurationParameters
 
 
 def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_never_served(inventory, backend):
@@ -328,3 +329,46 @@ def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_ne
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
     assert "target/tc/" in result.detail
     assert "LEAK" not in result.logs.get("start", "")
+
+
+def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inventory, backend):
+    """.mvn/jvm.config would put a Java agent into the Maven process of the test run (red-team round 4): the
+    runner's copy has no .mvn, so an agent that does not even exist changes nothing."""
+    task, repo = inventory
+    # written by the build itself (so the build's own Maven never reads it), for the test run's Maven to pick up
+    write_tree(repo, {"later/jvm.config": "-javaagent:.mvn/does-not-exist.jar\n"})
+    _pom(repo, "<executions>", """<executions>
+          <execution><id>arm</id><phase>process-classes</phase><goals><goal>copy-resources</goal></goals>
+            <configuration><outputDirectory>${project.basedir}/.mvn</outputDirectory>
+              <resources><resource><directory>${project.basedir}/later</directory></resource></resources>
+            </configuration></execution>""")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+
+
+@pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "leak-by-content"])
+def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tampered(inventory, backend, attack):
+    task, repo = inventory
+    if attack == "shadowed-junit-class":  # JUnit's own result class replaced from the submission's classes
+        write_tree(repo, {"src/main/java/org/junit/platform/engine/Shadow.java":
+                          "package org.junit.platform.engine;\npublic class Shadow {}\n"})
+    elif attack == "agent-in-argline":
+        _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
+             "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>\n"
+             "        <configuration><argLine>-javaagent:${project.basedir}/lib/agent.jar</argLine></configuration>")
+    else:  # the compiled hidden tests copied from deeper down, under another file name
+        _pom(repo, "<executions>", """<executions>
+          <execution><id>leak</id><phase>test-compile</phase><goals><goal>copy-resources</goal></goals>
+            <configuration><outputDirectory>${project.build.directory}/leak</outputDirectory>
+              <resources><resource><directory>${project.build.testOutputDirectory}/com/example/inventory</directory>
+              </resource></resources></configuration></execution>""")
+        _pom(repo, "<artifactId>maven-resources-plugin</artifactId>", "<artifactId>maven-resources-plugin</artifactId>")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) in (("tampered", 0), ("build_failed", 0)), result.detail
+    assert result.outcome == "tampered" or attack == "leak-by-content", result.detail

@@ -212,12 +212,33 @@ def test_a_varying_404_still_credits_routes_that_answer(serve):
     assert result.results == {endpoints[0]: True, endpoints[1]: False}
 
 
-def test_the_unknown_paths_look_like_routes(serve):
+def test_the_unknown_paths_look_like_the_endpoint_and_flank_its_request(serve):
     server = serve(routed_app)
-    probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/items"), E("GET", "/health")], timeout=2)
-    unknown = [path for _, path, _ in server.requests if path not in ("/api/items", "/health")]
-    assert len(unknown) == 4
-    assert all(re.fullmatch(r"(/api)?/[a-z]{6,12}", p) for p in unknown), unknown
+    probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/items/{id}")], timeout=2)
+    paths = [path for _, path, _ in server.requests]
+    assert len(paths) == 3 and paths[1] == "/api/items/1"  # unknown, the endpoint, unknown
+    assert all(re.fullmatch(r"/api/[a-z]{5}/1", p) and p != "/api/items/1" for p in (paths[0], paths[2])), paths
+
+
+def test_a_service_that_answers_by_the_probes_path_shape_or_order_earns_nothing(serve):
+    """Red-team round 4: 404 for paths shaped like the probe's unknown ones, 200 for everything else (including a
+    trailing slash); and a service answering 404 to the first two requests of a prefix, 200 after."""
+    shape = re.compile(r"^(/[^/]+)?/[a-z]{6,12}$")
+    by_shape = serve(lambda m, p, b: json_reply(404, {"e": 1}) if shape.match(p) else json_reply(200, {}))
+    endpoints = [E("GET", "/health"), E("GET", "/api/todos"), E("POST", "/api/todos")]
+    shaped = probe_endpoints(base_url=by_shape.base_url, endpoints=endpoints, timeout=2)
+    assert shaped.results == {e: False for e in endpoints}, shaped.observations
+
+    seen: dict[str, int] = {}
+
+    def by_order(method, path, body):
+        key = method + path.split("/")[1]
+        seen[key] = seen.get(key, 0) + 1
+        return json_reply(404, {"e": 1}) if seen[key] <= 2 else json_reply(200, {})
+
+    ordered = serve(by_order)
+    result = probe_endpoints(base_url=ordered.base_url, endpoints=endpoints, timeout=2)
+    assert result.results == {e: False for e in endpoints}, result.observations
 
 
 def test_nothing_listening_is_inconclusive():
