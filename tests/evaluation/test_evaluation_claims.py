@@ -167,7 +167,7 @@ def test_a_folder_differing_only_in_case_gets_a_case_hint(submit):
 
 
 @pytest.mark.django_db(transaction=True)  # the pool thread writes through its own connection
-def test_an_inline_run_retries_a_platform_fault_like_the_worker(alpha_run, monkeypatch):
+def test_an_inline_run_retries_a_platform_fault_like_the_worker(make_user, private_dirs, demo_zip, monkeypatch):
     """The in-process loop shares `pipeline.result_process` with Celery: a platform fault (SandboxError) releases the
     result and it is evaluated again, MAX_ATTEMPTS times in all; only then is it `harness_error` (the run fails)."""
     from core.engine.spec import TaskEvaluation
@@ -186,8 +186,17 @@ def test_an_inline_run_retries_a_platform_fault_like_the_worker(alpha_run, monke
 
     monkeypatch.setattr(pipeline, "repo_evaluate", flaky_platform)
     monkeypatch.setattr(pipeline, "RETRY_DELAY_SECONDS", 0)
+    from catalog.models import Split
+    from tests.conftest import import_demo
 
-    run = pipeline.run_execute_inline(run_id=alpha_run.pk, concurrency=1)
+    import_demo()  # a transactional test starts from an emptied database on PostgreSQL
+    split = Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")
+    user, _ = make_user("retrier")
+    system = system_create(team=team_for_user(user=user), name="Retry Tester")
+    submission = submission_create(system=system, split=split, user=user, enqueue=False,
+                                   upload=SimpleUploadedFile("a.zip", demo_zip("agent-alpha")))
+
+    run = pipeline.run_execute_inline(run_id=submission.runs.get().pk, concurrency=1)
 
     results = {r.task.name: r for r in run.results.select_related("task")}
     assert calls["TodoList"] == 2 and results["TodoList"].outcome == "tests_failed"
