@@ -21,6 +21,7 @@ from core.sandbox import UNSANDBOXED_WARNING, IsolationTooWeak
 
 from . import generation, pipeline
 from .engine_setup import sandbox_backend, work_root
+from .models import RunStatus
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ def submission_generate(submission_id: int) -> None:
                                    f"agent ({type(exc).__name__}); this does not count against your quota, "
                                    "please start the run again.")
         return
-    run = submission.runs.filter(status="queued").first() if submission else None
+    run = submission.runs.filter(status=RunStatus.QUEUED).first() if submission else None
     if run is not None:
         run_prepare.delay_on_commit(run.pk)
 

@@ -6,6 +6,7 @@ submission are results.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -108,7 +109,6 @@ class TaskRun:
         self.dsr = 0
         self.probe: dict[Endpoint, bool | None] = {}
         self.sentinels = Sentinels.new()
-        self._java_classes: frozenset[str] | None = None
 
     # --- helpers ---------------------------------------------------------------------------
     def _give(self, path: Path, role: Role, mode: int = 0o755) -> None:
@@ -117,12 +117,10 @@ class TaskRun:
             _chown_tree(path, *owner)
         path.chmod(mode)
 
-    def _hidden_java_classes(self) -> frozenset[str]:
+    @functools.cached_property
+    def java_classes(self) -> frozenset[str]:
         """The hidden suite's Java classes and the sentinel class (fully qualified, `hidden_java_classes`)."""
-        if self._java_classes is None:
-            tests = self.spec.hidden_dir / "src" / "test" / "java"
-            self._java_classes = hidden_java_classes(tests) | {self.sentinels.java_class}
-        return self._java_classes
+        return hidden_java_classes(self.spec.hidden_dir / "src" / "test" / "java") | {self.sentinels.java_class}
 
     def _service_env(self) -> dict[str, str]:
         port = str(self.spec.port)
@@ -255,7 +253,7 @@ class TaskRun:
             untrusted_tree.remove_below(self.work.repo, rel)
         hidden = [p for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()]
         untrusted_tree.remove_copies(self.work.repo, hidden)  # a build that copied them, e.g. as resources
-        classes = {name.replace(".", "/") for name in self._hidden_java_classes()}
+        classes = {name.replace(".", "/") for name in self.java_classes}
         leaked = untrusted_tree.find_classes(self.work.repo, classes)
         if leaked:
             raise _Stop("tampered", f"the build put the hidden tests' compiled classes into {leaked[0]}"
@@ -336,7 +334,7 @@ class TaskRun:
         java = self.spec.language == "java"
         junit, tampered = self.sentinels.verdict(junit, java=java)
         foreign = sorted({c.classname for c in junit.cases
-                          if java and c.classname.split("$", 1)[0] not in self._hidden_java_classes()})
+                          if java and c.classname.split("$", 1)[0] not in self.java_classes})
         if foreign and not tampered:  # cases the hidden suite does not have: the run selected other tests
             tampered = (f"the test report holds cases of classes that are not the hidden tests ({', '.join(foreign[:3])}"
                         f"{', ...' if len(foreign) > 3 else ''}): the build changed which tests ran")

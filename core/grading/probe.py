@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import httpx
 
-from .paths import PARAM, Endpoint, fill_params, normalize_path
+from .paths import Endpoint, fill_params, normalize_path
 
 #: Statuses meaning "no such route" (docs/scoring.md "API Coverage").
 NOT_FOUND_STATUSES = frozenset({404, 405, 501})

@@ -208,23 +208,17 @@ class BwrapTaskSandbox(TaskSandbox):
         return cmd + list(argv)
 
     def run(self, argv, *, role, cwd, env, timeout, mounts=()) -> ExecResult:
-        fd = seccomp.program_fd()
-        try:
+        with seccomp.program_fd() as fd:
             full = self._argv(argv, role=role, cwd=cwd, env=env, mounts=mounts, seccomp_fd=fd)
             return run_capped(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, timeout=timeout,
                               pass_fds=(fd,))
-        finally:
-            os.close(fd)
 
     def start_service(self, argv, *, cwd, env, mounts=()) -> ServiceHandle:
         keeper = ["bash", "-c", 'bash "$@"; exec sleep infinity', "keeper", *argv]
-        fd = seccomp.program_fd()
-        try:
+        with seccomp.program_fd() as fd:
             full = self._argv(keeper, role=Role.SERVICE, cwd=cwd, env=env, mounts=mounts, seccomp_fd=fd)
             proc, reader = spawn(full, cwd=None, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
                                  pass_fds=(fd,))
-        finally:
-            os.close(fd)
         handle = _PidNamespaceService(proc, reader)
         self.services.append(handle)
         return handle

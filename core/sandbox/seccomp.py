@@ -9,8 +9,10 @@ the x32 and i386 entry points) and handed to `bwrap --seccomp FD`.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
+from collections.abc import Iterator
 import os
 import tempfile
 
@@ -33,11 +35,15 @@ def program() -> bytes:
         return out.read()
 
 
-def program_fd() -> int:
-    """A new readable descriptor holding `program()`, positioned at its start and inheritable: bwrap reads it once
-    at start (`--seccomp FD`). The caller closes it once the command is started."""
+@contextlib.contextmanager
+def program_fd() -> Iterator[int]:
+    """A new readable descriptor holding `program()`, positioned at its start and inheritable, for the duration of
+    the block: bwrap reads it once at start (`--seccomp FD`), so close it (leave the block) once the command runs."""
     fd = os.memfd_create("rg-seccomp", 0)
-    os.write(fd, program())
-    os.lseek(fd, 0, os.SEEK_SET)
-    os.set_inheritable(fd, True)
-    return fd
+    try:
+        os.write(fd, program())
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.set_inheritable(fd, True)
+        yield fd
+    finally:
+        os.close(fd)
