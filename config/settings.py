@@ -148,6 +148,8 @@ EVALUATION_MIN_ISOLATION = env("EVALUATION_MIN_ISOLATION", default="netns+bwrap"
 EVALUATION_ALLOW_UNSANDBOXED = env.bool("EVALUATION_ALLOW_UNSANDBOXED", default=False)
 EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
 EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=False)  # builds reach Maven Central via the proxy
+# Where the worker checks each artifact an online build fetched before a hidden test run may load it (its .sha1).
+EVALUATION_MAVEN_CENTRAL = env.str("EVALUATION_MAVEN_CENTRAL", default="https://repo.maven.apache.org/maven2/")
 # The only hosts the install phase can reach (HTTPS through the sandbox's allow-listing proxy).
 EVALUATION_PACKAGE_HOSTS = env.list("EVALUATION_PACKAGE_HOSTS", default=[
     "pypi.org", "files.pythonhosted.org", "repo.maven.apache.org", "repo1.maven.org"])

@@ -28,7 +28,7 @@ def toolchain() -> Toolchain:
     cache = Path(settings.EVALUATION_CACHE_ROOT)
     repo = seed_maven_repo(target=cache / "m2", source=Path(settings.EVALUATION_MAVEN_SEED).expanduser())
     return Toolchain(cache_root=cache, python=Path(settings.EVALUATION_SANDBOX_PYTHON), maven_repo=repo,
-                     maven_offline=settings.EVALUATION_MAVEN_OFFLINE,
+                     maven_offline=settings.EVALUATION_MAVEN_OFFLINE, maven_central=settings.EVALUATION_MAVEN_CENTRAL,
                      package_hosts=tuple(settings.EVALUATION_PACKAGE_HOSTS))
 
 

@@ -28,7 +28,7 @@ from .sentinels import Sentinels
 from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
-from . import maven_repo, untrusted_tree, workspace
+from . import maven_repo, maven_verify, untrusted_tree, workspace
 from .whitebox import append_paths_module, submission_modules
 
 POLL_SECONDS = 0.25
@@ -42,6 +42,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: a `junit-platform.properties` on the classpath): no extension autodetection, so no extension of the submission's
 #: runs around the hidden tests; the sentinels still catch whatever else rewrites a verdict.
 JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "false"}
+#: The test goal by its full plugin key: a plugin of the submission's pom that claims the `surefire` prefix is not run.
+SUREFIRE_TEST = "org.apache.maven.plugins:maven-surefire-plugin:test"
 
 
 def clean_log(text: str) -> str:
@@ -66,7 +68,7 @@ class _Stop(Exception):
 
 @dataclass
 class _Work:
-    """The folders of one task evaluation: work/{repo, env, runner}."""
+    """The folders of one task evaluation: work/{repo, env, runner, test-m2}."""
 
     root: Path
 
@@ -81,6 +83,11 @@ class _Work:
     @property
     def runner(self) -> Path:
         return self.root / "runner"
+
+    @property
+    def test_m2(self) -> Path:
+        """The hidden Java test run's Maven repository (maven_verify), mounted in no sandbox but the runner's."""
+        return self.root / "test-m2"
 
 
 def _chown_tree(path: Path, uid: int, gid: int) -> None:
@@ -98,6 +105,7 @@ class TaskRun:
         self.spec, self.repo_src, self.backend, self.toolchain = spec, repo_src, backend, toolchain
         self.harvest_maven = harvest_maven
         self.maven_local = toolchain.maven_repo  # the task's own overlay once _build_java mounted it
+        self.test_repo = toolchain.maven_repo  # the hidden test run's verified view (maven_verify) once built
         self.key = uuid.uuid4().hex[:10]
         self.work = _Work(work_root / self.key)
         self.on_phase = on_phase or (lambda phase: None)
@@ -233,15 +241,34 @@ class TaskRun:
                 raise _Stop("build_failed", f"mvn test-compile {why}")
             probe = _a_test_class(self.spec.hidden_dir / "src" / "test")
             if online and probe:  # surefire resolves its JUnit provider only when a test class matches
-                sb.run([*base, "-q", "surefire:test", f"-Dtest={probe}#platformResolvesTheTestProviderOnly",
+                sb.run([*base, "-q", SUREFIRE_TEST, f"-Dtest={probe}#platformResolvesTheTestProviderOnly",
                         "-Dsurefire.failIfNoSpecifiedTests=false", "-DfailIfNoTests=false"], role=Role.INSTALL,
                        cwd=self.work.repo, env={}, timeout=max(1.0, deadline - time.monotonic()),
                        mounts=self._service_mounts())
         if merged is not None and self.harvest_maven:
             maven_repo.harvest(env_dir=self.work.env, platform_repo=tc.maven_repo)
-        self._take_java_tests_from_service()
+        self._take_java_tests_from_service(verified_repo=merged is not None, online=online)
 
-    def _take_java_tests_from_service(self) -> None:
+    def _mount_test_repo(self, online: bool) -> None:
+        """The hidden test run's Maven repository: the platform's, plus what the build fetched that Central vouches
+        for (maven_verify); a verified dependency that ships test-machinery classes makes the run `tampered`."""
+        verifier = maven_verify.CentralChecksums(self.toolchain.maven_central) if online else None
+        try:
+            view = maven_verify.mount_test_view(env_dir=self.work.env, platform_repo=self.toolchain.maven_repo,
+                                                view_dir=self.work.test_m2, verifier=verifier)
+        except (maven_verify.VerificationUnavailable, OSError) as exc:
+            raise SandboxError(str(exc)) from exc
+        self.test_repo = view.path
+        if view.left_out:
+            shown = ", ".join(view.left_out[:5]) + (f" and {len(view.left_out) - 5} more" if len(view.left_out) > 5
+                                                     else "")
+            self.logs["build"] += (f"\n[platform] the hidden test run does not see {len(view.left_out)} files the build "
+                                   f"changed or added in its Maven repository (only artifacts Maven Central publishes "
+                                   f"byte for byte are kept, none when the build ran offline): {shown}\n")
+        if view.machinery:
+            raise _Stop("tampered", f"{view.machinery}: the hidden tests run on JUnit's and surefire's own classes")
+
+    def _take_java_tests_from_service(self, *, verified_repo: bool, online: bool) -> None:
         """Copy the built repository for the test runner, then remove the hidden tests (sources and classes)
         from the service's copy: the service, and the start log a submitter sees, never contain them. A build that
         put the compiled hidden tests anywhere else (another test output folder, the main classes, a jar) is
@@ -259,11 +286,13 @@ class TaskRun:
             raise _Stop("tampered", f"the build put the hidden tests' compiled classes into {leaked[0]}"
                                     f"{f' and {len(leaked) - 1} other places' if len(leaked) > 1 else ''}: "
                                     "the service may not contain the hidden tests")
+        if verified_repo:
+            self._mount_test_repo(online)
         runner_repo = self.work.runner / "repo"
         untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
         untrusted_tree.remove_junit_configuration(runner_repo, keep_below="src/test")
         rewrite = untrusted_tree.test_run_tampering(runner_repo, keep_below="src/test",
-                                                    repositories=(self.maven_local, self.toolchain.maven_repo))
+                                                    repositories=(self.test_repo,))
         if rewrite:
             raise _Stop("tampered", f"the build would change how the hidden tests run ({rewrite}): the platform runs "
                                     "them with its own settings, so a submission may not configure the test run")
@@ -381,8 +410,8 @@ class TaskRun:
         reports = copy / "target" / "surefire-reports"
         untrusted_tree.remove_below(copy, "target/surefire-reports")
         self._give(self.work.runner, Role.RUNNER, 0o700)
-        argv = ["mvn", *self.toolchain.maven_args(repo=self.maven_local, offline=True), "-s",
-                str(self.work.runner / "settings.xml"), "surefire:test",
+        argv = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
+                str(self.work.runner / "settings.xml"), SUREFIRE_TEST,
                 "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}",
                 # JUnit reads system properties before any junit-platform.properties, so a submission cannot turn
                 # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).
@@ -392,7 +421,7 @@ class TaskRun:
                         timeout=self.spec.limits.test_suite,
                         # The service's copy read-only too: some builds record its absolute paths (Quarkus's
                         # application model points at <repo>/target/classes); its hidden tests are already gone.
-                        mounts=[Mount(self.work.runner, True), Mount(self.maven_local), Mount(self.work.repo)])
+                        mounts=[Mount(self.work.runner, True), Mount(self.test_repo), Mount(self.work.repo)])
         return result, sorted(reports.glob("TEST-*.xml"))
 
     # --- the whole run ---------------------------------------------------------------------
@@ -421,6 +450,7 @@ class TaskRun:
         except _Stop as stop:
             outcome, detail = stop.outcome, stop.detail
         finally:
+            maven_repo.release(self.work.test_m2)
             maven_repo.release(self.work.env)
             workspace.remove(self.work.root)
         return TaskEvaluation(

@@ -22,7 +22,8 @@ class Toolchain:
     - `uv`: the uv binary; `python`: the interpreter sandboxed virtual environments are built on.
     - `cache_root`: holds `uv/` (the shared wheel cache, written only by the platform), `uv-platform/`
       (cache for runner environments) and `runner-envs/` (test-runner environments).
-    - `maven_repo`: the local Maven repository mounted read-only; `maven_offline` adds `-o`.
+    - `maven_repo`: the local Maven repository mounted read-only; `maven_offline` adds `-o`; `maven_central`: where
+      an online build's downloads are checked before a hidden test run may load them (core.engine.maven_verify).
     - `ssl_cert_file`: CA bundle handed to installs (some registries sit behind a TLS proxy).
     - `package_hosts`: the only hosts the install phase may reach (HTTPS, through the sandbox's egress proxy).
     """
@@ -32,6 +33,7 @@ class Toolchain:
     cache_root: Path = Path("var/cache")
     maven_repo: Path = Path.home() / ".m2" / "repository"
     maven_offline: bool = True
+    maven_central: str = "https://repo.maven.apache.org/maven2/"
     ssl_cert_file: Path | None = Path("/etc/ssl/certs/ca-certificates.crt")
     package_hosts: tuple[str, ...] = ("pypi.org", "files.pythonhosted.org", "repo.maven.apache.org",
                                       "repo1.maven.org")

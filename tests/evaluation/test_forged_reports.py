@@ -140,6 +140,34 @@ def test_a_pom_pointing_the_test_sources_at_its_own_tests_is_tampered(inventory,
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
 
 
+
+#: A build step (exec-maven-plugin, fetched from Central) that breaks the test machinery in the Maven repository the
+#: build writes: the JUnit engine and launcher jars emptied (valid, empty archives), surefire's JUnit provider too, and an artifact planted
+#: that Central never published. A test run loading any of it could not run a single test (or, with a forged engine
+#: instead of an empty file, would report whatever the submission liked).
+POISON_SCRIPT = ("m2='${settings.localRepository}'; "
+                 "for f in $(find \"$m2/org/junit\" \"$m2/org/apache/maven/surefire\" -name 'junit-jupiter-engine-*.jar'"
+                 " -o -name 'junit-platform-launcher-*.jar' -o -name 'junit-platform-engine-*.jar'"
+                 " -o -name 'surefire-junit-platform-*.jar'); do printf 'PK\\005\\006%018d' 0 | tr 0 '\\000' &gt; \"$f\"; done; "
+                 "mkdir -p \"$m2/org/example/planted/1.0\"; echo forged &gt; \"$m2/org/example/planted/1.0/planted-1.0.jar\"")
+POISON_REPOSITORY = f"""<plugins><plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId>
+      <version>3.5.0</version><executions><execution><id>poison</id><phase>generate-sources</phase>
+      <goals><goal>exec</goal></goals><configuration><executable>sh</executable><arguments><argument>-c</argument>
+      <argument>{POISON_SCRIPT}</argument></arguments></configuration></execution></executions></plugin>"""
+
+
+def test_test_machinery_broken_in_the_builds_maven_repository_never_reaches_the_test_run(inventory, backend):
+    task, repo = inventory
+    _pom(repo, "<plugins>", POISON_REPOSITORY)
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    # the hidden tests ran on the platform's own JUnit and surefire (core.engine.maven_verify): all 15 pass
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+    assert "org/example/planted/1.0/planted-1.0.jar" in result.logs["build"]
+
+
 SKIP_BODIES = {
     "src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension":
         "com.example.inventory.SkipBodies\n",

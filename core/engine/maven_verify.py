@@ -1,0 +1,168 @@
+"""The Maven repository a hidden Java test run reads: the platform's artifacts, plus only those the build fetched that
+Maven Central vouches for (docs/scoring.md "The test phase", Java).
+
+A task's build writes into the upper layer of its own overlay (`maven_repo.prepare`), and the code it runs (plugins,
+annotation processors) can write anything there: a JUnit engine, a surefire provider or a surefire plugin of its own,
+under the coordinates of the real ones. The hidden test run must not load any of it. `mount_test_view` builds a
+read-only view for that run from two layers: below, the platform's repository untouched (whatever the build changed
+or deleted in it is not seen); above, a copy of each artifact the build added whose SHA-1 matches the `.sha1` file
+Central publishes for it. Nothing else is kept but Maven's version metadata (it chooses among verified artifacts and
+runs nothing). An artifact that passes but carries classes of the test machinery outside the machinery's own groups
+(Central verifies who may publish under `org.junit`, not what a jar of another group holds) is reported, and the
+caller scores the run `tampered`.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import zipfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from .maven_repo import TRANSIENT, UPPER
+
+#: Where a build's downloads are checked (the `.sha1` file next to each artifact, Central's layout).
+CENTRAL = "https://repo.maven.apache.org/maven2/"
+#: Files of an artifact a test run may load; each must match Central's checksum.
+ARTIFACT_SUFFIXES = (".jar", ".pom", ".war", ".zip")
+#: Maven's bookkeeping kept as the build left it: it selects among the artifacts present and executes nothing.
+BOOKKEEPING = ("maven-metadata", "_remote.repositories")
+#: Checksums and signatures Maven stores beside artifacts: the test run needs none (offline Maven checks none).
+IGNORED_SUFFIXES = (".sha1", ".md5", ".sha256", ".sha512", ".asc")
+#: Packages of the test machinery and the Central groups that alone may ship them (groupId paths).
+MACHINERY_GROUPS = {"org/junit/": ("org/junit/",), "org/opentest4j/": ("org/opentest4j/",),
+                    "org/apache/maven/surefire/": ("org/apache/maven/surefire/", "org/apache/maven/plugins/"),
+                    "org/apiguardian/": ("org/apiguardian/",)}
+VIEW, LAYER = "m2", "m2-verified"
+
+Verifier = Callable[[str, Path], bool]
+
+
+class VerificationUnavailable(RuntimeError):
+    """Central could not be asked (network, 5xx): the platform cannot tell genuine artifacts from planted ones."""
+
+
+@dataclass
+class CentralChecksums:
+    """`verifier(rel, path)`: True when `path`'s SHA-1 equals Central's published `.sha1` for `rel` (a path in
+    Maven's repository layout). A 404 is False; other failures raise VerificationUnavailable. Answers are cached
+    per (rel, digest) for the life of the object."""
+
+    base_url: str = CENTRAL
+    timeout: float = 15.0  # seconds per request
+    _cache: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+    def __call__(self, rel: str, path: Path) -> bool:
+        digest = hashlib.sha1(path.read_bytes()).hexdigest()
+        key = (rel, digest)
+        if key not in self._cache:
+            self._cache[key] = self._published(rel) == digest
+        return self._cache[key]
+
+    def _published(self, rel: str) -> str | None:
+        transport = httpx.HTTPTransport(retries=2)
+        try:
+            with httpx.Client(transport=transport, timeout=self.timeout, follow_redirects=True) as client:
+                response = client.get(self.base_url.rstrip("/") + "/" + rel + ".sha1")
+        except httpx.HTTPError as exc:
+            raise VerificationUnavailable(f"Maven Central could not be asked about {rel}: {exc}") from exc
+        if response.status_code == 404:
+            return None
+        if response.status_code != 200:
+            raise VerificationUnavailable(f"Maven Central answered {response.status_code} about {rel}")
+        words = response.text.split()
+        return words[0].lower() if words else None
+
+
+@dataclass(frozen=True)
+class TestView:
+    """The mounted view (`path`, read-only), the build's files it left out (relative paths, sorted) and, when a
+    verified artifact smuggles test-machinery classes, why (`machinery`), else None."""
+
+    path: Path
+    left_out: tuple[str, ...]
+    machinery: str | None
+
+
+def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verifier: Verifier | None) -> TestView:
+    """Build and mount the test run's repository at `view_dir/m2` from the build's upper layer (`env_dir`, see
+    maven_repo.prepare) and `platform_repo`. `verifier` None (offline builds, which download nothing) keeps no
+    artifact of the build. Raises VerificationUnavailable (from the verifier) and OSError when no overlay mounts."""
+    upper, layer, merged = env_dir / UPPER, view_dir / LAYER, view_dir / VIEW
+    view_dir.mkdir(mode=0o755)
+    layer.mkdir(mode=0o755)
+    merged.mkdir(mode=0o755)
+    candidates, left_out = _sort_upper(upper, platform_repo)
+    genuine: list[str] = []
+    if candidates and verifier is not None:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            verdicts = list(pool.map(lambda rel: verifier(rel, upper / rel), candidates))
+        genuine = [rel for rel, ok in zip(candidates, verdicts) if ok]
+    left_out += [rel for rel in candidates if rel not in set(genuine)]
+    kept = genuine + _bookkeeping(upper, platform_repo)
+    for rel in kept:
+        target = layer / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(upper / rel, target)
+    machinery = next(filter(None, (_foreign_machinery(rel, layer / rel) for rel in genuine)), None)
+    options = f"lowerdir={layer}:{platform_repo}"
+    done = subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, str(merged)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise OSError(f"the test run's Maven repository could not be mounted: {done.stderr.strip()}")
+    return TestView(merged, tuple(sorted(left_out)), machinery)
+
+
+def _regular_files(upper: Path):
+    """Relative paths of the regular files below `upper` (whiteouts, links and Maven's transient files skipped)."""
+    for dirpath, _, filenames in os.walk(upper, followlinks=False):
+        for name in filenames:
+            path = Path(dirpath) / name
+            if stat.S_ISREG(path.lstat().st_mode) and not name.endswith(TRANSIENT):
+                yield path.relative_to(upper).as_posix()
+
+
+def _sort_upper(upper: Path, platform_repo: Path) -> tuple[list[str], list[str]]:
+    """(artifacts the build added: to verify, files left out at once): a changed platform file is left out (the
+    platform's own shows through), as is anything neither an artifact nor bookkeeping."""
+    candidates, left_out = [], []
+    for rel in _regular_files(upper):
+        name = rel.rsplit("/", 1)[-1]
+        if name.startswith(BOOKKEEPING) or name.endswith(IGNORED_SUFFIXES):
+            continue
+        if name.endswith(ARTIFACT_SUFFIXES) and not os.path.lexists(platform_repo / rel):
+            candidates.append(rel)
+        else:
+            left_out.append(rel)
+    return candidates, left_out
+
+
+def _bookkeeping(upper: Path, platform_repo: Path) -> list[str]:
+    return [rel for rel in _regular_files(upper) if rel.rsplit("/", 1)[-1].startswith(BOOKKEEPING)
+            and not os.path.lexists(platform_repo / rel)]
+
+
+def _foreign_machinery(rel: str, path: Path) -> str | None:
+    """Why the jar at `rel` may not be on a test class path: classes of a MACHINERY_GROUPS package while its group
+    is not one allowed to publish them; else None."""
+    if not rel.endswith(".jar"):
+        return None
+    try:
+        with zipfile.ZipFile(path) as jar:
+            names = jar.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return None
+    bare = [re.sub(r"^META-INF/versions/\d+/", "", n) for n in names]  # multi-release jars too
+    for package, groups in MACHINERY_GROUPS.items():
+        hit = next((n for n in bare if n.startswith(package) and n.endswith(".class")), None)
+        if hit and not rel.startswith(groups):
+            return f"the dependency {rel} carries {hit}, a class of the test machinery it may not ship"
+    return None

@@ -1,0 +1,139 @@
+"""The hidden Java test run's Maven repository (core.engine.maven_verify, docs/scoring.md "The test phase"): what a
+build changed in the platform's artifacts is not seen, what it added is seen only when Maven Central publishes the same
+bytes, and a genuine dependency that ships JUnit's classes is reported. Central is played by a loopback server."""
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+import zipfile
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from core.engine import maven_repo
+from core.engine.maven_verify import CentralChecksums, VerificationUnavailable, mount_test_view
+
+ENGINE = "org/junit/jupiter/junit-jupiter-engine/5.10.2/junit-jupiter-engine-5.10.2.jar"
+NEW = "com/acme/lib/1.0/lib-1.0.jar"
+
+
+class _Central(BaseHTTPRequestHandler):
+    published: dict[str, str] = {}
+    status = 200
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        rel = self.path.split("/maven2/", 1)[-1].removesuffix(".sha1")
+        digest = self.published.get(rel)
+        code = self.status if self.status != 200 else (200 if digest else 404)
+        body = f"{digest}  {rel.rsplit('/', 1)[-1]}\n".encode() if code == 200 else b"no"
+        self.send_response(code)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def central():
+    """A loopback 'Maven Central': set `.published[rel] = sha1` and `.status`; yields (handler class, base URL)."""
+    handler = type("Central", (_Central,), {"published": {}, "status": 200})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield handler, f"http://127.0.0.1:{server.server_address[1]}/maven2/"
+    server.shutdown()
+
+
+def _jar(entries: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _put(root: Path, rel: str, data: bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+@pytest.fixture
+def task(tmp_path):
+    """A platform repository with the genuine JUnit engine, a task env whose build wrote its upper layer, a view
+    folder; unmounts the view afterwards."""
+    platform, env = tmp_path / "platform", tmp_path / "env"
+    genuine = _jar({"org/junit/jupiter/engine/JupiterTestEngine.class": b"\xca\xfe\xba\xbegenuine"})
+    _put(platform, ENGINE, genuine)
+    (env / maven_repo.UPPER).mkdir(parents=True)
+    yield platform, env, tmp_path / "view", genuine
+    maven_repo.release(tmp_path / "view")
+
+
+
+def test_a_platform_artifact_the_build_rewrote_is_read_as_the_platform_has_it(task):
+    platform, env, view_dir, genuine = task
+    _put(env / maven_repo.UPPER, ENGINE, b"forged engine")
+
+    view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=None)
+
+    assert (view.path / ENGINE).read_bytes() == genuine
+    assert view.left_out == (ENGINE,) and view.machinery is None
+
+
+def test_an_added_artifact_is_kept_only_when_central_publishes_the_same_bytes(task, central):
+    platform, env, view_dir, _ = task
+    handler, url = central
+    upper = env / maven_repo.UPPER
+    good = _put(upper, NEW, _jar({"com/acme/Lib.class": b"\xca\xfe\xba\xbe"}))
+    _put(upper, "com/acme/other/1.0/other-1.0.jar", b"altered after download")
+    _put(upper, "com/acme/nowhere/1.0/nowhere-1.0.pom", b"<project/>")  # Central has no such artifact
+    _put(upper, "com/acme/lib/1.0/lib-1.0.jar.sha1", b"whatever")  # checksum files: neither needed nor listed
+    _put(upper, "com/acme/lib/maven-metadata-central.xml", b"<metadata/>")  # bookkeeping: kept as is
+    handler.published.update({NEW: hashlib.sha1(good.read_bytes()).hexdigest(),
+                              "com/acme/other/1.0/other-1.0.jar": hashlib.sha1(b"as published").hexdigest()})
+
+    view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=CentralChecksums(url))
+
+    assert (view.path / NEW).read_bytes() == good.read_bytes()
+    assert (view.path / "com/acme/lib/maven-metadata-central.xml").is_file()
+    assert not (view.path / "com/acme/other/1.0/other-1.0.jar").exists()
+    assert view.left_out == ("com/acme/nowhere/1.0/nowhere-1.0.pom", "com/acme/other/1.0/other-1.0.jar")
+    with pytest.raises(OSError):
+        (view.path / "com/acme/planted.jar").write_bytes(b"x")  # the view is read-only
+
+
+def test_offline_nothing_the_build_added_is_kept(task):
+    platform, env, view_dir, _ = task
+    _put(env / maven_repo.UPPER, NEW, b"planted while offline")
+
+    view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=None)
+
+    assert not (view.path / NEW).exists() and view.left_out == (NEW,)
+
+
+def test_a_genuine_jar_of_another_group_shipping_junit_classes_is_reported(task, central):
+    platform, env, view_dir, _ = task
+    handler, url = central
+    shadow = _put(env / maven_repo.UPPER, NEW,
+                  _jar({"META-INF/versions/11/org/junit/platform/launcher/core/LauncherFactory.class": b"\xca\xfe"}))
+    handler.published[NEW] = hashlib.sha1(shadow.read_bytes()).hexdigest()
+
+    view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=CentralChecksums(url))
+
+    assert view.machinery and NEW in view.machinery and "LauncherFactory.class" in view.machinery
+
+
+def test_central_unreachable_is_a_platform_fault_not_a_verdict(tmp_path, central):
+    handler, url = central
+    handler.status = 503
+    artifact = _put(tmp_path, NEW, b"bytes")
+
+    with pytest.raises(VerificationUnavailable, match="503"):
+        CentralChecksums(url)(NEW, artifact)
+    with pytest.raises(VerificationUnavailable, match="could not be asked"):
+        CentralChecksums("http://127.0.0.1:9/maven2/", timeout=2)(NEW, artifact)
