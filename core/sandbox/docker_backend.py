@@ -68,6 +68,8 @@ ULIMITS = (("fsize", 2 * 1024 ** 3), ("nofile", 4096), ("core", 0), ("nproc", 10
 UID_BASE, SLOTS = 20000, 64
 SLOT_LOCK_DIR = Path("/run/rg-docker-slots")
 HOME = "/home/sandbox"
+#: Where each task's containers live in the v1 cgroup hierarchies (cgroupfs driver): <parent>/<task key>/<container>.
+DOCKER_CGROUP_PARENT = "rg-docker"
 
 #: PID 1 of the service container: runs start.sh, then reaps every orphan (daemons reparent to it) for
 #: good. It renames itself `rg-idle` once start.sh has exited, so `alive()` can tell "start.sh still
@@ -192,6 +194,7 @@ class DockerBackend(SandboxBackend):
         self.api_timeout = timeout
         self._client = None
         self._images_checked = False
+        self._cgroup_driver: str | None = None
         self._lock = threading.Lock()
         self.worker = _worker_id()
 
@@ -214,6 +217,15 @@ class DockerBackend(SandboxBackend):
                     raise SandboxError(f"dockerd is not reachable ({exc}); {DAEMON_HINT}") from exc
                 self._client, self._images_checked = client, False
             return self._client
+
+    def cgroup_driver(self) -> str:
+        """dockerd's cgroup driver ("cgroupfs" or "systemd"), asked once; "" when dockerd does not say."""
+        if self._cgroup_driver is None:
+            try:
+                self._cgroup_driver = str(self.client.info().get("CgroupDriver") or "")
+            except Exception as exc:  # noqa: BLE001 - requests errors: dockerd went away
+                raise SandboxError(f"dockerd is not reachable ({exc}); {DAEMON_HINT}") from exc
+        return self._cgroup_driver
 
     def check_images(self) -> None:
         """Raise SandboxError naming the sandbox images that are missing from dockerd."""
@@ -317,6 +329,7 @@ class DockerTaskSandbox(TaskSandbox):
         self.users: dict[Role, tuple[str, int]] = {Role.SERVICE: (f"rgd-s{slot}", service),
                                                    Role.INSTALL: (f"rgd-s{slot}", service),
                                                    Role.RUNNER: (f"rgd-r{slot}", runner)}
+        self.cgroup_parent = self._task_cgroup_parent()
         try:
             self.net = self._create("net", ["/usr/bin/sleep", "infinity"], image=backend.images["base"],
                                     role=Role.SERVICE, cwd=Path(HOME), env={}, mounts=(), network_mode="none",
@@ -335,6 +348,39 @@ class DockerTaskSandbox(TaskSandbox):
             self.close()
             raise
         self.netns_path = f"/proc/{os.getpid()}/fd/{self._netns_fd}"
+
+    # --- the task's cgroup parent (cgroup v1) ----------------------------------------------------
+    def _task_cgroup_parent(self) -> str | None:
+        """On cgroup v1 with dockerd's cgroupfs driver, the task's own parent cgroup ("/rg-docker/<key>"), its
+        memory folder made with the TCP buffer cap (cgroups.limit_tcp_memory_v1) before any container of the task
+        exists: the cap is hierarchical, so no container has a moment after its start with its sockets uncapped,
+        and all of the task's containers share the one cap. None elsewhere (v2 charges socket buffers to the
+        memory limit; the systemd driver names parents as slices)."""
+        if cgroups.version() != 1 or self.backend.cgroup_driver() != "cgroupfs":
+            return None
+        folder = cgroups.ROOT / "memory" / DOCKER_CGROUP_PARENT / self.key
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            log.warning("cannot make the task's memory cgroup %s: %s", folder, exc)
+            return None
+        if not cgroups.limit_tcp_memory_v1(folder, self.backend.limits.tcp_memory_bytes):
+            folder.rmdir()
+            return None
+        return f"/{DOCKER_CGROUP_PARENT}/{self.key}"
+
+    def _remove_cgroup_parent(self) -> None:
+        """Delete the task's parent cgroup in every v1 hierarchy dockerd made it in (empty once its containers
+        are gone)."""
+        if not self.cgroup_parent:
+            return
+        for controller in cgroups.ROOT.iterdir():
+            folder = controller / self.cgroup_parent.lstrip("/")
+            try:
+                if folder.is_dir():
+                    folder.rmdir()
+            except OSError as exc:
+                log.warning("cannot remove the task's cgroup %s: %s", folder, exc)
 
     # --- containers ----------------------------------------------------------------------------
     def owner(self, role: Role) -> tuple[int, int] | None:
@@ -389,6 +435,8 @@ class DockerTaskSandbox(TaskSandbox):
             labels={LABEL_BACKEND: "docker", LABEL_TASK: self.key, LABEL_ROLE: role_label,
                     LABEL_WORKER: self.backend.worker},
         )
+        if self.cgroup_parent:
+            options["cgroup_parent"] = self.cgroup_parent
         if network_mode == "none":
             options["hostname"] = "sandbox"  # joined containers take the net container's
         if role_label != "net":
@@ -545,4 +593,5 @@ class DockerTaskSandbox(TaskSandbox):
             self._netns_fd = None
         if failed:
             raise SandboxError(f"cannot remove containers {', '.join(failed)}; the next sweep() will")
+        self._remove_cgroup_parent()
         self.lease.release()

@@ -12,7 +12,8 @@ import pytest
 from core.sandbox import Mount, Role, SandboxError, get_backend
 from core.sandbox.base import LOG_CAP_BYTES
 from core.sandbox.cgroups import ResourceLimits
-from core.sandbox.docker_backend import LABEL_BACKEND, LABEL_TASK, LABEL_WORKER
+from core.sandbox import cgroups
+from core.sandbox.docker_backend import DOCKER_CGROUP_PARENT, LABEL_BACKEND, LABEL_TASK, LABEL_WORKER
 from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
 from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
 
@@ -364,6 +365,27 @@ def test_memory_limit_holds_swap_included(small_backend, docker_client, open_box
     assert not result.ok
     assert "ALLOCATED" not in result.output
     assert result.returncode == 137, result  # SIGKILLed by the OOM killer
+
+
+
+@pytest.mark.skipif(cgroups.version() != 1, reason="cgroup v2 charges socket buffers to the memory limit itself")
+def test_the_tcp_buffer_cap_is_in_place_before_the_first_command_of_a_container_runs(small_backend, docker_client,
+                                                                                    open_box):
+    """The cap lives on the task's own parent cgroup, written before any container exists (issue 15, escape 6):
+    there is no moment after a container's start in which its sockets are uncapped."""
+    sandbox, work, key = open_box(small_backend)
+    write_script(work / "start.sh", "exec sleep 60\n")
+    sandbox.start_service([str(work / "start.sh")], cwd=work, env={}, mounts=[Mount(work)])
+    parent = cgroups.ROOT / "memory" / DOCKER_CGROUP_PARENT / key
+
+    for container in task_containers(docker_client, key):  # the net container and the service, seen from the host
+        container.reload()
+        memory_line = next(line for line in open(f"/proc/{container.attrs['State']['Pid']}/cgroup")
+                           if ":memory:" in line)
+        assert f"/{DOCKER_CGROUP_PARENT}/{key}/{container.id}" in memory_line, memory_line
+    assert int((parent / "memory.kmem.tcp.limit_in_bytes").read_text()) == small_backend.limits.tcp_memory_bytes
+    sandbox.close()
+    assert not parent.exists()
 
 
 def test_pids_limit_holds(small_backend, open_box):
