@@ -44,6 +44,11 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "false"}
 #: The test goal by its full plugin key: a plugin of the submission's pom that claims the `surefire` prefix is not run.
 SUREFIRE_TEST = "org.apache.maven.plugins:maven-surefire-plugin:test"
+#: The hidden test run: the benchmark's test resources and sources compiled by the runner (the pom's settings of
+#: those executions apply: Micronaut's annotation processors), then surefire. Full plugin keys, no lifecycle: no other
+#: plugin of the submission's build runs.
+TEST_GOALS = ("org.apache.maven.plugins:maven-resources-plugin:testResources@default-testResources",
+              "org.apache.maven.plugins:maven-compiler-plugin:testCompile@default-testCompile", SUREFIRE_TEST)
 
 
 def clean_log(text: str) -> str:
@@ -162,12 +167,15 @@ class TaskRun:
         if src.exists() and not src.is_dir():
             src.unlink()
         src.mkdir(exist_ok=True)
-        target = src / "test"
-        shutil.copytree(hidden_tests, target)
-        (target / "java").mkdir(exist_ok=True)
-        (target / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
+        self._plant_hidden_tests(src / "test")
         if not (self.work.repo / "pom.xml").is_file():
             raise _Stop("build_failed", "no pom.xml at the repository root")
+
+    def _plant_hidden_tests(self, target: Path) -> None:
+        """Copy the benchmark's hidden tests to `target` (a missing folder) with the sentinel class in java/."""
+        shutil.copytree(self.spec.hidden_dir / "src" / "test", target)
+        (target / "java").mkdir(exist_ok=True)
+        (target / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
 
     def install(self, sb: TaskSandbox) -> None:
         started = time.monotonic()
@@ -273,7 +281,9 @@ class TaskRun:
         from the service's copy: the service, and the start log a submitter sees, never contain them. A build that
         put the compiled hidden tests anywhere else (another test output folder, the main classes, a jar) is
         `tampered`. In the runner's copy the submission's JUnit service entries and junit-platform.properties are
-        removed, so no extension of the submission is found whatever its configuration enables."""
+        removed, so no extension of the submission is found whatever its configuration enables, and so are its
+        annotation processors and compiler plugins (the runner compiles the hidden tests again, from the benchmark's
+        files)."""
         self.work.runner.mkdir(mode=0o700)
         untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo")
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
@@ -289,6 +299,11 @@ class TaskRun:
         if verified_repo:
             self._mount_test_repo(online)
         runner_repo = self.work.runner / "repo"
+        # The build could rewrite the hidden tests it compiled (sources or classes): the runner compiles them anew
+        # from the benchmark's copy (_test_java), never trusting a class file the build wrote.
+        for rel in ("src/test", "target/test-classes"):
+            untrusted_tree.remove_below(runner_repo, rel)
+        self._plant_hidden_tests(runner_repo / "src" / "test")
         untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
         untrusted_tree.remove_junit_configuration(runner_repo, keep_below="src/test")
         rewrite = untrusted_tree.test_run_tampering(runner_repo, keep_below="src/test",
@@ -411,7 +426,7 @@ class TaskRun:
         untrusted_tree.remove_below(copy, "target/surefire-reports")
         self._give(self.work.runner, Role.RUNNER, 0o700)
         argv = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
-                str(self.work.runner / "settings.xml"), SUREFIRE_TEST,
+                str(self.work.runner / "settings.xml"), *TEST_GOALS,
                 "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}",
                 # JUnit reads system properties before any junit-platform.properties, so a submission cannot turn
                 # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).

@@ -3,7 +3,9 @@
 Where a test report can only come from a process that runs submitted code (white-box Python suites import the
 submission; in-process Java suites run its application in the test JVM), the platform adds two tests of its own with
 random names to every run: one that must pass and one that must be skipped (and, in Java runs, one that must
-fail). A report where either is missing or has
+fail). In pytest runs the skip is also a check: the must-skip sentinel passes instead when, after collection (which
+imports a white-box suite's submission modules), pytest's verdict-making functions were replaced or a plugin from
+outside the suite was registered. A report where either is missing or has
 another verdict was forged after the fact (an exit hook rewriting the JUnit file, a planted JUnit extension skipping
 test bodies, a `testSourceDirectory` pointing at the submission's own tests): the task ends `tampered`, scores 0 and
 is flagged. A skip is the negative sentinel because it counts toward no `--maxfail`/`-x` budget, so the sentinels
@@ -70,16 +72,58 @@ def _bare(name: str) -> str:
 
 
 _PYTEST_PLUGIN = '''# Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).
+import inspect
+import sys
+
 import pytest
+import _pytest.junitxml
+import _pytest.python
+import _pytest.reports
+import _pytest.runner
+import _pytest.skipping
+
+#: What decides and records a verdict: replaced after start-up, the run's verdicts are not pytest's.
+_WATCHED = [(_pytest.python.Function, "runtest"), (_pytest.python, "pytest_pyfunc_call"),
+            (_pytest.runner, "call_and_report"), (_pytest.runner, "call_runtest_hook"),
+            (_pytest.runner.CallInfo, "from_call"), (_pytest.runner, "pytest_runtest_makereport"),
+            (_pytest.reports.TestReport, "from_item_and_call"), (_pytest.skipping, "pytest_runtest_makereport"),
+            (_pytest.junitxml.LogXML, "pytest_runtest_logreport"), (_pytest.junitxml.LogXML, "pytest_sessionfinish"),
+            (_pytest.junitxml._NodeReporter, "to_xml"), (_pytest.junitxml._NodeReporter, "append_pass")]
+_START = {{}}
+
+
+def _snapshot():
+    return [inspect.getattr_static(owner, name, None) for owner, name in _WATCHED]
+
+
+def _intact(config):
+    # pytest's verdict machinery as it was at start-up, and no plugin since but the suite's own conftest files
+    if _snapshot() != _START["functions"]:
+        return False
+    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
+    for plugin in config.pluginmanager.get_plugins():
+        if id(plugin) in _START["plugins"]:
+            continue
+        module = sys.modules.get(getattr(plugin, "__module__", None) or getattr(plugin, "__name__", ""))
+        where = getattr(plugin, "__file__", None) or getattr(module, "__file__", None) or ""
+        if not where.startswith(trusted):
+            return False
+    return True
 
 
 class _Sentinel(pytest.Item):
     def runtest(self):
-        if self.name == {must_skip!r}:
+        if self.name == {must_skip!r} and _intact(self.config):
             pytest.skip("sentinel")
 
     def reportinfo(self):
         return self.path, 0, self.name
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    _START["functions"] = _snapshot()
+    _START["plugins"] = {{id(p) for p in session.config.pluginmanager.get_plugins()}}
 
 
 @pytest.hookimpl(trylast=True)

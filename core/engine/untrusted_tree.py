@@ -67,6 +67,9 @@ ARCHIVE_SUFFIXES = (".jar", ".war", ".ear", ".zip")
 #: JUnit configuration a submission may not bring into the hidden test run: extension and listener services and
 #: the platform's properties file (the platform sets what the run needs on its command line).
 JUNIT_CONFIGURATION = ("META-INF/services/org.junit.", "junit-platform.properties")
+#: Service entries by which javac finds code to run while it compiles (annotation processors, compiler plugins): a
+#: submission's own would run inside the platform's compilation of the hidden tests and could rewrite them.
+COMPILER_HOOKS = ("META-INF/services/javax.annotation.processing.Processor", "META-INF/services/com.sun.source.util.Plugin")
 
 
 CLASS_MAGIC = b"\xca\xfe\xba\xbe"
@@ -136,14 +139,21 @@ TEST_RUN_SETTINGS = ("argLine", "additionalClasspathElements", "configurationPar
                      "reportsDirectory", "includes", "excludes", "includesFile", "excludesFile", "test",
                      "testClassesDirectory", "classesDirectory", "dependenciesToScan", "testSourceDirectory",
                      "classpathDependencyExcludes", "classpathDependencyScopeExclude", "systemPropertiesFile", "jvm",
-                     "skipAfterFailureCount",
+                     "skipAfterFailureCount", "debugForkedProcess", "forkNode",
                      "testFailureIgnore", "reportFormat", "redirectTestOutputToFile", "objectFactory")
 
 
 _JUNIT_KEYS = ("junit.jupiter.", "junit.platform.")
+#: Environment variables the forked test JVM's launcher (or the dynamic linker) takes options from: an agent, a class
+#: path or a preloaded library by way of an @argfile would slip past any check of the pom's text.
+LAUNCHER_VARIABLES = ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "JAVA_HOME", "PATH")
+#: Groups whose artifacts may be added to surefire's or failsafe's own class path (a JUnit launcher or engine,
+#: surefire's providers): anything else there is code running in the test run's Maven or its provider.
+TEST_PLUGIN_GROUPS = ("org.junit", "org.apache.maven.surefire")
 
 
-def _test_run_setting(pom: str) -> str | None:
+def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-plugin", "maven-failsafe-plugin")
+                      ) -> str | None:
     """The first setting of a pom's text that would change the hidden test run (JVM_INJECTION anywhere; a
     TEST_RUN_SETTINGS element in a surefire/failsafe plugin's configuration; a surefire.*, argLine or JUnit
     property; `testOutputDirectory` in the build), or None. A pom that does not parse is judged by its text."""
@@ -163,16 +173,33 @@ def _test_run_setting(pom: str) -> str | None:
             for prop in element:
                 name = local(prop.tag)
                 if not name.endswith("version") and (name == "argLine" or name.startswith(
-                        (*_JUNIT_KEYS, "surefire.", "failsafe.", "maven.test."))):
+                        (*_JUNIT_KEYS, "surefire.", "failsafe.", "maven.test.", "maven.surefire.",
+                         "maven.failsafe."))):
                     return f"the {name} property"
         if tag == "testOutputDirectory":
             return "testOutputDirectory"
-        if tag == "plugin" and any(local(c.tag) == "artifactId" and (c.text or "").strip() in
-                                   ("maven-surefire-plugin", "maven-failsafe-plugin") for c in element):
+        if tag == "plugin" and any(local(c.tag) == "artifactId" and (c.text or "").strip() == "maven-compiler-plugin"
+                                   for c in element):
+            hit = _compiler_hook(element, local)
+            if hit:
+                return hit
+        if tag == "plugin" and any(local(c.tag) == "artifactId" and (c.text or "").strip() in plugins
+                                   for c in element):
             for setting in element.iter():
                 name = local(setting.tag)
                 if name in TEST_RUN_SETTINGS:
                     return f"surefire's {name}"
+                if name == "environmentVariables":  # the forked JVM's launcher reads its options from some
+                    keys = [local(c.tag) for c in setting]
+                    launcher = next((k for k in keys if k.upper() in LAUNCHER_VARIABLES or k.upper().startswith("LD_")),
+                                    None)
+                    if launcher:
+                        return f"surefire's environment variable {launcher}"
+                if name == "dependencies":
+                    foreign = next((g for g in (d.findtext("{*}groupId") or d.findtext("groupId") or ""
+                                                for d in setting) if not g.strip().startswith(TEST_PLUGIN_GROUPS)), None)
+                    if foreign is not None:
+                        return f"a dependency of the test plugin ({foreign or 'no groupId'})"
                 if name in ("systemPropertyVariables", "systemProperties", "environmentVariables"):
                     keys = [local(c.tag) for c in setting] + [(c.findtext("{*}name") or c.findtext("name") or "")
                                                               for c in setting]
@@ -180,6 +207,93 @@ def _test_run_setting(pom: str) -> str | None:
                     if junit:  # JVM properties for the application are fine (Quarkus needs its logging manager)
                         return f"surefire's {name} {junit}"
     return None
+
+
+#: javac options that load code from a path of the submission's choosing, or hand options to the JVM running javac.
+COMPILER_HOOK_OPTIONS = ("-processorpath", "--processor-path", "--processor-module-path", "-Xplugin", "-J")
+
+
+def _compiler_hook(plugin, local) -> str | None:
+    """Why a maven-compiler-plugin element would run the submission's code while the platform compiles the hidden
+    tests (its own javac `executable`, or a COMPILER_HOOK_OPTIONS argument), or None. Processors named by artifact
+    (`annotationProcessorPaths`) come from the verified repository and are allowed (Micronaut needs them)."""
+    for setting in plugin.iter():
+        name = local(setting.tag)
+        if name == "executable":
+            return "the compiler's executable"
+        if name in ("compilerArgs", "compilerArgument", "compilerArguments", "arg"):
+            for text in [setting.text or ""] + [c.text or "" for c in setting]:
+                hit = next((o for o in COMPILER_HOOK_OPTIONS if text.strip().startswith(o)), None)
+                if hit:
+                    return f"the compiler option {hit}"
+    return None
+
+
+#: Groups whose parent poms and build extensions are taken as they are (framework parents configure surefire for
+#: their own builds, e.g. spring-boot-starter-parent's failsafe classesDirectory). A parent of any other group,
+#: which anyone may publish to Maven Central, is held to the submission's own rules (surefire settings, JVM agents,
+#: compiler hooks), its parents too; a build extension of any other group runs inside the test run's Maven and is
+#: refused.
+FRAMEWORK_GROUPS = ("org.springframework", "io.micronaut", "io.quarkus", "org.apache.", "io.javalin", "com.sparkjava",
+                    "io.helidon", "io.vertx", "io.dropwizard", "org.codehaus.mojo", "kr.motd.maven", "org.jboss",
+                    "io.smallrye", "org.eclipse.jetty")
+
+
+def _pom_tree(text: str):
+    import xml.etree.ElementTree as ET
+
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError:
+        return None
+
+
+def _child_text(element, name: str) -> str:
+    found = element.find(f"{{*}}{name}")
+    if found is None:
+        found = element.find(name)
+    return (found.text or "").strip() if found is not None else ""
+
+
+def _interpolate(value: str, tree) -> str:
+    """A `${name}` value read from the pom's own <properties> (one level, as the framework poms use it)."""
+    if not (value.startswith("${") and value.endswith("}")):
+        return value
+    for properties in [e for e in tree.iter() if e.tag.rsplit("}", 1)[-1] == "properties"]:
+        resolved = _child_text(properties, value[2:-1])
+        if resolved:
+            return resolved
+    return value
+
+
+def _outside_code_in_test_run(pom: str, repositories: tuple[Path, ...], depth: int = 0) -> str | None:
+    """Why code from outside the submission's tree would shape the hidden test run, or None: a build extension of a
+    group outside FRAMEWORK_GROUPS, or a parent outside them (found in `repositories`) that breaks the pom rules."""
+    tree = _pom_tree(pom)
+    if tree is None or depth > 8:
+        return None
+    local = lambda tag: tag.rsplit("}", 1)[-1]  # noqa: E731
+    for element in tree.iter():
+        tag = local(element.tag)
+        if tag == "extension" or (tag == "plugin" and _child_text(element, "extensions") == "true"):
+            group = _interpolate(_child_text(element, "groupId") or "org.apache.maven.plugins", tree)
+            if not group.startswith(FRAMEWORK_GROUPS):
+                return f"a build extension of {group or 'no group'} (extensions run inside the test run's Maven)"
+    parent = next((e for e in tree if local(e.tag) == "parent"), None)
+    if parent is None:
+        return None
+    group, artifact, version = (_child_text(parent, n) for n in ("groupId", "artifactId", "version"))
+    if not group or group.startswith(FRAMEWORK_GROUPS):
+        return None
+    rel = Path(*group.split("."), artifact, version, f"{artifact}-{version}.pom")
+    found = next((r / rel for r in repositories if (r / rel).is_file()), None)
+    if found is None:
+        return None  # a parent in the tree (checked as a pom of the tree) or one the build could not resolve
+    text = found.read_text(errors="replace")
+    hit = _test_run_setting(text, plugins=("maven-surefire-plugin",))
+    if hit:
+        return f"a parent, {group}:{artifact}:{version}, that sets {hit}"
+    return _outside_code_in_test_run(text, repositories, depth + 1)
 
 
 def _published_copy(path: Path, repositories: tuple[Path, ...]) -> bool:
@@ -196,8 +310,8 @@ def _published_copy(path: Path, repositories: tuple[Path, ...]) -> bool:
 def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path, ...] = ()) -> str | None:
     """Why the built repository at `root` would rewrite the hidden test run, or None: a build file (pom.xml, any
     depth) naming one of TEST_RUN_SETTINGS, or classes of TEST_MACHINERY outside `keep_below` (the hidden tests):
-    as files, or as entries (or JUnit service entries) of an archive that is not a byte-identical copy of one in
-    the Maven `repositories`. Links are not followed."""
+    as files, or as entries (or JUnit service entries, or COMPILER_HOOKS) of an archive that is not a byte-identical
+    copy of one in the Maven `repositories`. Links are not followed."""
     import zipfile
 
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -211,7 +325,8 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
             if path.is_symlink():
                 continue
             if name == "pom.xml":
-                hit = _test_run_setting(path.read_text(errors="replace"))
+                text = path.read_text(errors="replace")
+                hit = _test_run_setting(text) or _outside_code_in_test_run(text, repositories)
                 if hit:
                     return f"{rel} sets {hit}"
             elif any(m in rel for m in TEST_MACHINERY) and rel.endswith((".class", ".java")):
@@ -220,7 +335,7 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
                 try:
                     with zipfile.ZipFile(path) as archive:
                         hit = next((m for m in archive.namelist() if m.startswith(TEST_MACHINERY)
-                                    or m.startswith("META-INF/services/org.junit.")), None)
+                                    or m.startswith(("META-INF/services/org.junit.", *COMPILER_HOOKS))), None)
                 except (OSError, zipfile.BadZipFile, ValueError):
                     continue
                 if hit and not _published_copy(path, repositories):
@@ -229,7 +344,8 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
 
 
 def remove_junit_configuration(root: Path, *, keep_below: str) -> list[str]:
-    """Delete the submission's JUnit configuration files (JUNIT_CONFIGURATION) below `root`, except below
+    """Delete the submission's JUnit configuration files (JUNIT_CONFIGURATION) and compiler hooks (COMPILER_HOOKS)
+    below `root`, except below
     `keep_below` (the hidden tests' own folder); returns what was removed (relative paths). Links are not
     followed: a link is removed itself."""
     removed = []
@@ -240,7 +356,7 @@ def remove_junit_configuration(root: Path, *, keep_below: str) -> list[str]:
             continue
         for name in files:
             rel = f"{rel_folder}/{name}" if rel_folder != "." else name
-            if any(marker in rel for marker in JUNIT_CONFIGURATION):
+            if any(marker in rel for marker in (*JUNIT_CONFIGURATION, *COMPILER_HOOKS)):
                 os.unlink(Path(folder) / name)
                 removed.append(rel)
     return removed

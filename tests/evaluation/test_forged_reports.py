@@ -85,6 +85,33 @@ def _forge():
 
 atexit.register(_forge)
 """
+#: A pytest plugin registered at import: the suite's own test names (public with the benchmark) reported passed,
+#: every other case (the platform's sentinels) left as it ran.
+FLIP_KNOWN_NAMES = """
+import gc, pytest
+from _pytest.config import Config
+
+class _Flip:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if item.name in ("test_add", "test_mul", "test_sub"):
+            report.outcome, report.longrepr = "passed", None
+
+next(o for o in gc.get_objects() if isinstance(o, Config)).pluginmanager.register(_Flip())
+"""
+#: pytest's own test-call function replaced at import: the suite's known tests are not run at all.
+SKIP_KNOWN_BODIES = """
+import _pytest.python
+_real = _pytest.python.Function.runtest
+
+def _runtest(self):
+    if self.name not in ("test_add", "test_mul", "test_sub"):
+        _real(self)
+
+_pytest.python.Function.runtest = _runtest
+"""
 SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(os.environ['PORT'])), " \
           "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
 
@@ -105,7 +132,8 @@ def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, bac
                                               "tests.test_calc::test_sub"}  # the sentinels are not counted
 
 
-@pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH], ids=["rewrite-in-place", "rewrite-fresh"])
+@pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH, FLIP_KNOWN_NAMES, SKIP_KNOWN_BODIES],
+                         ids=["rewrite-in-place", "rewrite-fresh", "flip-known-names", "skip-known-bodies"])
 def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
     result = _white_box(tmp_path, backend, attack=attack)
 
@@ -166,6 +194,31 @@ def test_test_machinery_broken_in_the_builds_maven_repository_never_reaches_the_
     # the hidden tests ran on the platform's own JUnit and surefire (core.engine.maven_verify): all 15 pass
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
     assert "org/example/planted/1.0/planted-1.0.jar" in result.logs["build"]
+
+
+
+#: A build step that rewrites the hidden test class it was given (src/test, before javac) into 15 empty tests of the
+#: same class name; the platform's sentinel class is left alone, so its verdicts stay right.
+REWRITE_HIDDEN = ("f=$(grep -rl 'class InventoryApiTest' src/test/java); "
+                  "printf 'package com.example.inventory;\\npublic class InventoryApiTest {\\n' &gt; \"$f\"; "
+                  "for i in $(seq 15); do printf '@org.junit.jupiter.api.Test void t%s() {}\\n' $i &gt;&gt; \"$f\"; done; "
+                  "echo '}' &gt;&gt; \"$f\"")
+
+
+def test_hidden_tests_rewritten_by_the_build_are_compiled_again_from_the_benchmark(inventory, backend):
+    task, repo = inventory
+    _pom(repo, "<plugins>", POISON_REPOSITORY.replace(POISON_SCRIPT, REWRITE_HIDDEN)
+         .replace("generate-sources", "generate-test-sources"))
+    router = repo / "src/main/java/com/example/inventory/Router.java"
+    router.write_text(router.read_text().replace('case "DELETE" -> deleteItem(ex, id);', ""))  # DELETE now 405
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    # the runner compiled the benchmark's own InventoryApiTest: the DELETE tests fail as they would unforged
+    assert result.outcome == "tests_failed", result.detail
+    assert 0 < result.tests_passed < 15 and result.tests_total == 15
+    assert not any(case.name.endswith(("::t1", "::t1()")) for case in result.cases)
 
 
 SKIP_BODIES = {
@@ -377,7 +430,8 @@ def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inve
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
-@pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "leak-by-content"])
+@pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "leak-by-content",
+                                    "processor-path-of-its-own", "javac-of-its-own"])
 def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tampered(inventory, backend, attack):
     task, repo = inventory
     if attack == "shadowed-junit-class":  # JUnit's own result class replaced from the submission's classes
@@ -387,6 +441,10 @@ def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tamp
         _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
              "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>\n"
              "        <configuration><argLine>-javaagent:${project.basedir}/lib/agent.jar</argLine></configuration>")
+    elif attack in ("processor-path-of-its-own", "javac-of-its-own"):  # code run by the runner's javac
+        hook = ("<compilerArgs><arg>-processorpath</arg><arg>${project.build.outputDirectory}</arg></compilerArgs>"
+                if attack == "processor-path-of-its-own" else "<fork>true</fork><executable>./javac</executable>")
+        _pom(repo, "<release>17</release>", f"<release>17</release>{hook}")
     else:  # the compiled hidden tests copied from deeper down, under another file name
         _pom(repo, "<executions>", """<executions>
           <execution><id>leak</id><phase>test-compile</phase><goals><goal>copy-resources</goal></goals>

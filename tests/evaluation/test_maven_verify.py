@@ -137,3 +137,74 @@ def test_central_unreachable_is_a_platform_fault_not_a_verdict(tmp_path, central
         CentralChecksums(url)(NEW, artifact)
     with pytest.raises(VerificationUnavailable, match="could not be asked"):
         CentralChecksums("http://127.0.0.1:9/maven2/", timeout=2)(NEW, artifact)
+
+
+# --- the pom rules the runner's compilation of the hidden tests relies on (core.engine.untrusted_tree) ----------
+@pytest.mark.parametrize(("setting", "why"), [
+    ("<compilerArgs><arg>-processorpath</arg><arg>target/classes</arg></compilerArgs>", "-processorpath"),
+    ("<compilerArgs><arg>-Xplugin:Rewrite</arg></compilerArgs>", "-Xplugin"),
+    ("<compilerArgument>-J-Dx=1</compilerArgument>", "-J"),
+    ("<fork>true</fork><executable>./javac</executable>", "executable"),
+])
+def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why):
+    from core.engine.untrusted_tree import _test_run_setting
+
+    pom = (f"<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
+           f"<release>17</release>{setting}</configuration></plugin></plugins></build></project>")
+
+    assert why in (_test_run_setting(pom) or "")
+
+
+def test_annotation_processors_named_by_artifact_are_allowed():
+    from core.engine.untrusted_tree import _test_run_setting
+
+    pom = ("<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
+           "<compilerArgs><arg>-parameters</arg></compilerArgs><annotationProcessorPaths><path>"
+           "<groupId>io.micronaut</groupId><artifactId>micronaut-inject-java</artifactId></path>"
+           "</annotationProcessorPaths></configuration></plugin></plugins></build></project>")
+
+    assert _test_run_setting(pom) is None
+
+
+def test_the_submissions_annotation_processors_are_removed_from_the_runners_copy(tmp_path):
+    from core.engine.untrusted_tree import remove_junit_configuration
+
+    for rel in ("target/classes/META-INF/services/javax.annotation.processing.Processor",
+                "src/main/resources/META-INF/services/com.sun.source.util.Plugin",
+                "src/test/resources/META-INF/services/javax.annotation.processing.Processor",
+                "target/classes/META-INF/services/com.example.Other"):
+        _put(tmp_path, rel, b"zz.Rewrite\n")
+
+    removed = remove_junit_configuration(tmp_path, keep_below="src/test")
+
+    assert sorted(removed) == ["src/main/resources/META-INF/services/com.sun.source.util.Plugin",
+                               "target/classes/META-INF/services/javax.annotation.processing.Processor"]
+    assert (tmp_path / "target/classes/META-INF/services/com.example.Other").is_file()
+
+
+PARENT = ("<project><parent><groupId>{group}</groupId><artifactId>base</artifactId><version>1.0</version></parent>"
+          "</project>")
+
+
+@pytest.mark.parametrize(("group", "named"), [("io.github.someone", True), ("org.springframework.boot", False)])
+def test_a_parent_from_central_is_held_to_the_same_rules_unless_a_framework_publishes_it(tmp_path, group, named):
+    from core.engine.untrusted_tree import test_run_tampering
+
+    _put(tmp_path / "m2", f"{group.replace('.', '/')}/base/1.0/base-1.0.pom",
+         b"<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
+         b"<argLine>@target/classes/opts</argLine></configuration></plugin></plugins></build></project>")
+    _put(tmp_path / "repo", "pom.xml", PARENT.format(group=group).encode())
+
+    why = test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",))
+
+    assert (why is not None and f"{group}:base:1.0" in why and "argLine" in why) if named else why is None
+
+
+def test_a_build_extension_outside_the_framework_groups_is_named(tmp_path):
+    from core.engine.untrusted_tree import test_run_tampering
+
+    _put(tmp_path, "pom.xml", b"<project><properties><g>io.github.someone</g></properties><build><plugins><plugin>"
+                              b"<groupId>${g}</groupId><artifactId>x</artifactId><extensions>true</extensions>"
+                              b"</plugin></plugins></build></project>")
+
+    assert "build extension of io.github.someone" in (test_run_tampering(tmp_path, keep_below="src/test") or "")
