@@ -139,6 +139,33 @@ class Team(models.Model):
         return self.name
 
 
+class TeamInvitation(models.Model):
+    """An invitation for a user to join a team, made by one of its members (by user name, or by an account's
+    verified e-mail address). Accepting it makes the user a member: they may then submit for the team's systems,
+    under the team's quota. At most one pending invitation per team and user."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        REVOKED = "revoked", "Revoked"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "invitee"], condition=models.Q(status="pending"),
+                                               name="invitation_one_pending")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} to {self.team}: {self.status}"
+
+
 #: A system's description is shown on the board's pages: a paragraph, not a document (issue 13: 1 MB was accepted).
 DESCRIPTION_MAX_LENGTH = 2000
 
@@ -158,6 +185,9 @@ class System(models.Model):
     base_model = models.CharField(max_length=100, blank=True)
     type = models.CharField(max_length=16, choices=Type.choices, default=Type.AGENT)
     url = models.URLField("URL", blank=True)
+    source_url = models.URLField("source code URL", blank=True,
+                                 help_text="the public repository of the system's code, if it is open source "
+                                           "(the board then shows an \"open source\" badge linking to it)")
     description = models.TextField(blank=True, max_length=DESCRIPTION_MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -184,6 +214,11 @@ class System(models.Model):
                            "letters or spacing.")
         if problem:
             raise ValidationError({"name": problem})
+
+    @property
+    def is_open_source(self) -> bool:
+        """True when the team gave the public repository of the system's code (`source_url`)."""
+        return bool(self.source_url)
 
     def save(self, *args, **kwargs) -> None:
         self.name_skeleton = names.name_skeleton(self.name)

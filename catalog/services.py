@@ -9,12 +9,15 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
 from .benchmark_files import BenchmarkSource, TaskSource
-from .models import Benchmark, ReportedResult, Split, System, Task, Team
+from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation
+from .names import name_problem, name_skeleton
 from .reported_files import METRICS, ReportedRowSource, ReportedSource
+from .selectors import user_in_team
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,11 @@ def team_for_user(*, user: User) -> Team:
 
 
 def system_create(*, team: Team, name: str, agent_framework: str = "", base_model: str = "", type: str = "agent",
-                  url: str = "", description: str = "") -> System:
-    """Create a system owned by `team`. Raises django.core.exceptions.ValidationError on bad fields."""
+                  url: str = "", description: str = "", source_url: str = "") -> System:
+    """Create a system owned by `team` (`source_url`: its code's public repository, if open source). Raises
+    django.core.exceptions.ValidationError on bad fields."""
     system = System(team=team, name=name, agent_framework=agent_framework, base_model=base_model, type=type,
-                    url=url, description=description)
+                    url=url, description=description, source_url=source_url)
     system.full_clean()
     system.save()
     return system
@@ -210,3 +214,99 @@ def reported_result_unverify(*, result: ReportedResult) -> ReportedResult:
     result.verified_at, result.verified_by = None, None
     result.save(update_fields=["verified_at", "verified_by"])
     return result
+
+
+# --- teams: names, members, invitations (issue 13 "Lifecycle") ------------------------------------------------
+class TeamError(ValueError):
+    """A team change was refused; the message says what was wrong and what to do. Nothing changed."""
+
+
+def _member_check(team: Team, user: User) -> None:
+    if not user_in_team(user=user, team=team):
+        raise PermissionError(f"only members of {team.name} can do this")
+
+
+def team_rename(*, team: Team, user: User, name: str) -> Team:
+    """Rename a team of the user. Raises PermissionError for a non-member, TeamError for a blank, over-long or
+    taken name."""
+    _member_check(team, user)
+    name = (name or "").strip()
+    if not name or len(name) > 100:
+        raise TeamError("A team name has 1 to 100 characters.")
+    problem = _team_name_problem(name, exclude=team.pk)
+    if problem:
+        raise TeamError(problem)
+    team.name = name
+    team.save(update_fields=["name"])
+    return team
+
+
+def _team_name_problem(name: str, *, exclude: int | None = None) -> str | None:
+    problem = name_problem(name)
+    if problem:
+        return problem
+    skeleton = name_skeleton(name)
+    for other in Team.objects.exclude(pk=exclude).only("name"):
+        if name_skeleton(other.name) == skeleton:
+            return f"A team called {other.name!r} already exists and {name!r} would look the same; choose another."
+    return None
+
+
+def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
+    """Invite the account named `who` (a user name, or an account's verified e-mail address when `who` holds an
+    @) to join `team`; the invitee is told by e-mail when the account has an address. Raises PermissionError when
+    `by` is not a member, TeamError when no such account exists, it is a member already, has a pending invitation
+    to the team, or the team has TEAM_MAX_MEMBERS members (pending invitations included)."""
+    _member_check(team, by)
+    who = (who or "").strip()
+    if "@" in who:
+        invitee = User.objects.filter(email__iexact=who, is_active=True).first()
+        missing = (f"No account has verified the address {who!r}: ask them to sign up, verify their address, "
+                   "and invite them again (or invite their user name).")
+    else:
+        invitee = User.objects.filter(username=who, is_active=True).first()
+        missing = f"No account is named {who!r} (user names are case-sensitive)."
+    if invitee is None:
+        raise TeamError(missing)
+    if team.members.filter(pk=invitee.pk).exists():
+        raise TeamError(f"{invitee.username} is already a member of {team.name}.")
+    pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
+    if pending.filter(invitee=invitee).exists():
+        raise TeamError(f"{invitee.username} already has a pending invitation to {team.name}.")
+    if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
+        raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations included.")
+    invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by)
+    if invitee.email:
+        send_mail(f"[RepoGenesis Leaderboard] {by.username} invites you to the team {team.name}",
+                  f"{by.username} invites you to join the team {team.name} on the RepoGenesis Leaderboard: its "
+                  "members submit for its systems and share its daily quota.\n\n"
+                  f"Accept or decline on {settings.SITE_URL}/teams/\n", None, [invitee.email], fail_silently=True)
+    return invitation
+
+
+def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:
+    """The invitee accepts (joins the team) or declines a pending invitation; a member of the team may revoke it
+    (accept=False). Raises PermissionError for anyone else and TeamError when it is no longer pending."""
+    is_invitee = invitation.invitee_id == user.pk
+    if not is_invitee and not (not accept and user_in_team(user=user, team=invitation.team)):
+        raise PermissionError("only the invited account can answer this invitation")
+    status = (TeamInvitation.Status.ACCEPTED if accept else
+              TeamInvitation.Status.DECLINED if is_invitee else TeamInvitation.Status.REVOKED)
+    with transaction.atomic():
+        if not TeamInvitation.objects.filter(pk=invitation.pk, status=TeamInvitation.Status.PENDING).update(
+                status=status, answered_at=timezone.now()):
+            invitation.refresh_from_db()
+            raise TeamError(f"This invitation is already {invitation.status}.")
+        if accept:
+            invitation.team.members.add(user)
+    invitation.refresh_from_db()
+    return invitation
+
+
+def team_leave(*, team: Team, user: User) -> None:
+    """The user leaves the team (its systems and submissions stay the team's). Raises PermissionError for a
+    non-member and TeamError for the last member (a team keeps at least one)."""
+    _member_check(team, user)
+    if team.members.count() <= 1:
+        raise TeamError(f"You are the last member of {team.name}: a team keeps at least one member.")
+    team.members.remove(user)

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "catalog",
     "leaderboard",
     "submissions",
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.http_methods.RefuseTraceMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -76,6 +78,40 @@ AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 #: New accounts per address (django-ratelimit on /signup/): the daily quota is a team's, so accounts must not be free.
 SIGNUP_RATE = env.str("SIGNUP_RATE", default="5/h")
+
+# --- Content-Security-Policy (django-csp 4 format) --------------------------------------------
+# Scripts only from this site (our static/js/ and plotly.js served from static/vendor/): no inline script, no eval,
+# no other origin. Styles allow 'unsafe-inline' because plotly.js and Redoc style their elements at run time;
+# Redoc's schema parser runs in a blob: worker. Nothing may frame the site.
+from csp.constants import NONE as _CSP_NONE, SELF as _CSP_SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [_CSP_SELF],
+        "script-src": [_CSP_SELF],
+        "style-src": [_CSP_SELF, "'unsafe-inline'"],
+        "img-src": [_CSP_SELF, "data:"],
+        "font-src": [_CSP_SELF],
+        "connect-src": [_CSP_SELF],
+        "worker-src": [_CSP_SELF, "blob:"],
+        "object-src": [_CSP_NONE],
+        "base-uri": [_CSP_SELF],
+        "form-action": [_CSP_SELF],
+        "frame-ancestors": [_CSP_NONE],
+    },
+}
+
+# --- E-mail (django-environ's EMAIL_URL) --------------------------------------------------------
+# Sign-up's address verification and password resets send mail. Default: Django's console backend (the message is
+# printed by the web process). SMTP: EMAIL_URL=smtp+tls://user:password@smtp.example.org:587 (or smtps://...:465).
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="RepoGenesis Leaderboard <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+#: How long a link to verify an e-mail address stays valid (a password reset link: PASSWORD_RESET_TIMEOUT).
+EMAIL_VERIFY_MAX_AGE_SECONDS = env.int("EMAIL_VERIFY_MAX_AGE_SECONDS", default=3 * 24 * 3600)
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=3 * 24 * 3600)
+#: Password-reset and verification e-mails per address (django-ratelimit): the forms cannot be used to flood a mailbox.
+EMAIL_SEND_RATE = env.str("EMAIL_SEND_RATE", default="5/h")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -216,7 +252,12 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "leaderboard.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_TOKEN_RATE", default="10/min")},
+    # Every list of the API is paged (leaderboard.api.pagination.ApiPagination: ?page=&page_size=, at most
+    # API_MAX_PAGE_SIZE).
+    "DEFAULT_PAGINATION_CLASS": "leaderboard.api.pagination.ApiPagination",
+    "PAGE_SIZE": env.int("API_PAGE_SIZE", default=50),
 }
+API_MAX_PAGE_SIZE = env.int("API_MAX_PAGE_SIZE", default=200)
 SPECTACULAR_SETTINGS = {
     "TITLE": "RepoGenesis Leaderboard API",
     "DESCRIPTION": "Submit generated repositories, follow their evaluation, read leaderboards and reports.",
@@ -230,27 +271,53 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx: 403, 404, 400 ...) is one warning line, never a traceback (config.logging_filters).
+    "filters": {"no_client_error_tracebacks": {"()": "config.logging_filters.NoClientErrorTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_client_error_tracebacks"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},  # no request lines, no headers
 }
 
-# plotly.js is served from the plotly package's own copy (static/plotly/plotly.min.js): no CDN, nothing vendored.
-import plotly as _plotly  # noqa: E402
+# plotly.js is served from static/vendor/plotly-partial.min.js: a partial bundle of the plotly.js version the plotly
+# package ships, with only the trace types the site draws, built by scripts/build-plotly.sh (no CDN).
 
-STATICFILES_DIRS.append(("plotly", str(Path(_plotly.__file__).parent / "package_data")))
+# --- Notifications (issue 13 "Lifecycle"): e-mail to a team when a submission finishes or fails, its webhook ----
+#: The site's address in e-mails and webhook bodies (links to the submission's page).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+#: A webhook delivery: seconds per attempt, attempts in all, first retry delay (doubled at each retry).
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=5)
+WEBHOOK_RETRY_BACKOFF_SECONDS = env.float("WEBHOOK_RETRY_BACKOFF_SECONDS", default=30.0)
+#: Members of one team at most, pending invitations included (teams share one daily quota).
+TEAM_MAX_MEMBERS = env.int("TEAM_MAX_MEMBERS", default=20)
 
 # --- Production (DJANGO_DEBUG=0) -------------------------------------------------------------
-# Every value that differs in production is set here, from the environment. The site is expected behind a proxy
-# that terminates TLS and sets X-Forwarded-Proto; set ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS (above) to its name.
+# Every value that differs in production is set here, from the environment (docs/deploy.md "Settings"). The site is
+# expected behind a proxy that terminates TLS; set ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS (above) to its name.
 if not DEBUG:
     if not SECRET_KEY:
         raise ImproperlyConfigured(f"DJANGO_DEBUG=0 needs SECRET_KEY in the environment (or in {SECRET_KEY_FILE})")
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Trust the proxy's scheme header only when told (DJANGO_SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto): a site
+    # reached without that proxy would otherwise take any client's header for HTTPS.
+    _proxy_header = env.str("DJANGO_SECURE_PROXY_SSL_HEADER", default="")
+    if _proxy_header:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    SESSION_COOKIE_HTTPONLY = True
+    CSRF_COOKIE_HTTPONLY = True  # forms carry the token in the page ({% csrf_token %}); no script reads the cookie
+    # Static files come from collectstatic (a release step: scripts/release.sh): hashed names, gzip and brotli
+    # copies; whitenoise serves the hashed ones for 10 years ("immutable"), anything else for WHITENOISE_MAX_AGE.
+    STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+    WHITENOISE_USE_FINDERS = False
+    WHITENOISE_MAX_AGE = env.int("WHITENOISE_MAX_AGE", default=3600)
+    # Source maps are read by a browser's developer tools only: not worth compressing (half of collectstatic's time).
+    from whitenoise.compress import Compressor as _Compressor  # noqa: E402
+
+    WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*_Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
     # Start low; raise (e.g. to 31536000) once HTTPS is known to work for every subdomain.
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
+

@@ -39,8 +39,10 @@ def rescore(modeladmin, request, queryset):
 
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ("pk", "system", "split", "source", "status", "is_public", "created_at", "finished_at")
-    list_filter = ("status", "source", "is_public")
-    readonly_fields = ("archive", "archive_sha256", "archive_bytes", "token")
+    list_display = ("pk", "system", "split", "source", "status", "is_public", "created_at", "finished_at",
+                    "withdrawn_at", "withdrawn_by")
+    list_filter = ("status", "source", "is_public", ("withdrawn_at", admin.EmptyFieldListFilter))
+    readonly_fields = ("archive", "archive_sha256", "archive_bytes", "token", "cancelled_by", "withdrawn_at",
+                       "withdrawn_by", "withdrawn_reason")
     inlines = [GenerationCallInline]
     actions = [rescore]

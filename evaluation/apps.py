@@ -6,3 +6,6 @@ class EvaluationConfig(AppConfig):
 
     name = "evaluation"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import tasks  # noqa: F401 (connects the notification receiver of signals.submission_ended)

@@ -167,9 +167,10 @@ def _fail_all(calls: list[GenerationCall], reason: str) -> None:
         status=GenerationCall.Status.FAILED, reason=reason[:500], finished_at=timezone.now())
 
 
-def _beat(submission_id: int) -> None:
-    Submission.objects.filter(pk=submission_id, status=Submission.Status.GENERATING).update(
-        generation_heartbeat=timezone.now())
+def _beat(submission_id: int) -> bool:
+    """Refresh the heartbeat; False when the submission is no longer generating (cancelled)."""
+    return bool(Submission.objects.filter(pk=submission_id, status=Submission.Status.GENERATING).update(
+        generation_heartbeat=timezone.now()))
 
 
 def _pending_calls(submission: Submission, workdir: Path) -> list[GenerationCall]:
@@ -182,10 +183,13 @@ def _pending_calls(submission: Submission, workdir: Path) -> list[GenerationCall
 
 
 def _call_all(submission: Submission, calls: list[GenerationCall], url: str, secret: str, workdir: Path) -> None:
-    """Call the agent for `calls`, AGENT_MAX_IN_FLIGHT at a time. Database writes stay in this thread."""
+    """Call the agent for `calls`, AGENT_MAX_IN_FLIGHT at a time. Database writes stay in this thread. Stops
+    within HEARTBEAT_SECONDS when the submission is cancelled: no new call starts, calls in flight are abandoned
+    (their threads end at their deadline; nothing they return is kept)."""
     queue = deque(calls)
     in_flight: dict[Future, GenerationCall] = {}
-    with ThreadPoolExecutor(max_workers=max(settings.AGENT_MAX_IN_FLIGHT, 1)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(settings.AGENT_MAX_IN_FLIGHT, 1))
+    try:
         while queue or in_flight:
             while queue and len(in_flight) < max(settings.AGENT_MAX_IN_FLIGHT, 1):
                 call = queue.popleft()
@@ -195,9 +199,13 @@ def _call_all(submission: Submission, calls: list[GenerationCall], url: str, sec
                                      dest=workdir / call.task.name, request_id=f"submission-{submission.pk}/{call.task.name}")
                 in_flight[future] = call
             done, _ = wait(in_flight, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
+            if not _beat(submission.pk):
+                log.info("submission %s is no longer generating (cancelled): calls stopped", submission.pk)
+                return
             for future in done:
                 _store(in_flight.pop(future), future.result())
-            _beat(submission.pk)
+    finally:
+        pool.shutdown(wait=not in_flight, cancel_futures=True)
 
 
 def generation_execute(*, submission_id: int) -> Submission | None:
@@ -252,6 +260,9 @@ def generation_finish(*, submission: Submission) -> Submission:
     submissions do not count against the quota).
     """
     workdir = _work_dir(submission)
+    if not Submission.objects.filter(pk=submission.pk, status=Submission.Status.GENERATING).exists():
+        shutil.rmtree(workdir, ignore_errors=True)  # cancelled meanwhile: nothing to pack or score
+        return Submission.objects.get(pk=submission.pk)
     calls = list(submission.generation_calls.select_related("task").order_by("task__name"))
     generated = _within_total_limits([c for c in calls if c.status == GenerationCall.Status.SUCCEEDED], workdir)
     failed = [c for c in submission.generation_calls.select_related("task").order_by("task__name")

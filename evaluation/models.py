@@ -8,12 +8,14 @@ from core.report import RunSummary
 
 
 class RunStatus(models.TextChoices):
-    """Where a run is: queued → running → finished (scored) or failed (the evaluation could not run)."""
+    """Where a run is: queued → running → finished (scored) or failed (the evaluation could not run), or cancelled
+    (its submission's team stopped it; workers stop its tasks within seconds, nothing more is stored)."""
 
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"
     FINISHED = "finished", "Finished"
     FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
 
 
 class RunPhase(models.TextChoices):

@@ -36,11 +36,13 @@ from core.engine.spec import TaskEvaluation
 from core.grading.taxonomy import Outcome
 from core.report import entry_from_result, evaluation_fields, summarize
 from core.sandbox import IsolationTooWeak, SandboxError, isolation_at_least
-from submissions.models import Submission
+from submissions.models import GenerationCall, Submission
 from submissions.services import archive_limits
 
+from .cancellation import CancellableBackend, CancelWatch, RunCancelled
 from .engine_setup import environment_stamp, sandbox_backend, task_spec, toolchain, work_root
 from .models import EvaluationRun, ResultPhase, RunPhase, RunStatus, TaskResult
+from .signals import submission_ended
 
 
 
@@ -53,6 +55,8 @@ MAX_ATTEMPTS = 3
 #: A running result refreshes its heartbeat this often (seconds); one silent for
 #: EVALUATION_STALE_SECONDS (default 60) lost its worker.
 HEARTBEAT_SECONDS = 5
+#: A running result looks this often (seconds) whether its run was cancelled; then its sandbox is torn down.
+CANCEL_POLL_SECONDS = 1.0
 #: A result released after a platform fault is tried again after this many seconds (Celery countdown and in-process
 #: runs alike), at most MAX_ATTEMPTS times in all.
 RETRY_DELAY_SECONDS = 5
@@ -74,11 +78,15 @@ def stale_cutoff(stale_after: float | None = None) -> datetime:
 
 def submission_status_set(*, submission_id: int, status: str, only_from: tuple[str, ...] = (), **fields) -> bool:
     """Set a submission's status (and `fields`, e.g. error, finished_at): the one writer of `Submission.status`.
-    With `only_from` the change happens only from those statuses (a guarded UPDATE). True when a row changed."""
+    With `only_from` the change happens only from those statuses (a guarded UPDATE). True when a row changed.
+    Reaching `finished` or `failed` sends signals.submission_ended (the team's notifications)."""
     rows = Submission.objects.filter(pk=submission_id)
     if only_from:
         rows = rows.filter(status__in=only_from)
-    return bool(rows.update(status=status, **fields))
+    changed = bool(rows.update(status=status, **fields))
+    if changed and status in (Submission.Status.FINISHED, Submission.Status.FAILED):
+        submission_ended.send(sender=Submission, submission_id=submission_id, status=status)
+    return changed
 
 
 def run_open(*, submission: Submission, split: Split | None = None) -> EvaluationRun:
@@ -90,7 +98,8 @@ def run_open(*, submission: Submission, split: Split | None = None) -> Evaluatio
         TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
         for t in split.tasks.order_by("name")
     )
-    submission_status_set(submission_id=submission.pk, status=Submission.Status.QUEUED, finished_at=None, error="")
+    submission_status_set(submission_id=submission.pk, status=Submission.Status.QUEUED, finished_at=None, error="",
+                          notified_at=None)
     return run
 
 
@@ -103,7 +112,8 @@ def run_claim(*, run_id: int) -> EvaluationRun | None:
     if not claimed:
         return None
     run = EvaluationRun.objects.select_related("submission__split").get(pk=run_id)
-    submission_status_set(submission_id=run.submission_id, status=Submission.Status.RUNNING)
+    submission_status_set(submission_id=run.submission_id, status=Submission.Status.RUNNING,
+                          only_from=(Submission.Status.QUEUED,))  # never over a cancel
     return run
 
 
@@ -129,11 +139,50 @@ def run_extract(*, run: EvaluationRun) -> list[int]:
 
 
 def run_fail(*, run: EvaluationRun, error: str) -> None:
-    """Mark the run and its submission failed: the evaluation itself could not run."""
+    """Mark the run and its submission failed: the evaluation itself could not run. A cancelled run stays
+    cancelled."""
     now = timezone.now()
-    EvaluationRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, error=error, finished_at=now)
-    submission_status_set(submission_id=run.submission_id, status=Submission.Status.FAILED, error=error,
-                          finished_at=now)
+    failed = EvaluationRun.objects.filter(pk=run.pk, status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).update(
+        status=RunStatus.FAILED, error=error, finished_at=now)
+    if failed:
+        submission_status_set(submission_id=run.submission_id, status=Submission.Status.FAILED, error=error,
+                              finished_at=now, only_from=(Submission.Status.QUEUED, Submission.Status.RUNNING))
+
+
+def run_cancel(*, submission: Submission, user=None) -> bool:
+    """Cancel a generating, queued or running submission: its open runs become `cancelled` (a queued one is never
+    claimed; workers evaluating a task of a running one see it within CANCEL_POLL_SECONDS and tear its sandbox
+    down, storing nothing), its pending agent calls end failed, and the submission is `cancelled`, which does not
+    count against the quota. True when it was cancelled, False when it had already ended (nothing changes)."""
+    now = timezone.now()
+    active = (Submission.Status.GENERATING, Submission.Status.QUEUED, Submission.Status.RUNNING)
+    if not submission_status_set(submission_id=submission.pk, status=Submission.Status.CANCELLED, only_from=active,
+                                 finished_at=now, cancelled_by=user if getattr(user, "pk", None) else None,
+                                 generation_heartbeat=None):
+        return False
+    EvaluationRun.objects.filter(submission_id=submission.pk, status__in=(RunStatus.QUEUED, RunStatus.RUNNING)
+                                 ).update(status=RunStatus.CANCELLED, finished_at=now)
+    GenerationCall.objects.filter(submission_id=submission.pk, status__in=(
+        GenerationCall.Status.PENDING, GenerationCall.Status.RUNNING)).update(
+        status=GenerationCall.Status.FAILED, reason="the submission was cancelled", finished_at=now)
+    return True
+
+
+def run_is_cancelled(*, run_id: int) -> bool:
+    """True when the run was cancelled (evaluation.pipeline.run_cancel)."""
+    return EvaluationRun.objects.filter(pk=run_id, status=RunStatus.CANCELLED).exists()
+
+
+def cancelled_leftovers_remove(*, stale_after: float | None = None) -> int:
+    """Delete the unpacked archives of runs cancelled before the stale cutoff (their workers have stopped by
+    then); returns how many folders went. Called by tasks.runs_recover."""
+    runs = EvaluationRun.objects.filter(status=RunStatus.CANCELLED, finished_at__lt=stale_cutoff(stale_after)
+                                        ).exclude(extracted_dir="")
+    removed = 0
+    for pk, folder in runs.values_list("pk", "extracted_dir"):
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += EvaluationRun.objects.filter(pk=pk).update(extracted_dir="")
+    return removed
 
 
 def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
@@ -187,18 +236,29 @@ def isolation_check() -> None:
             "--allow-unsandboxed) runs them without a sandbox")
 
 
-def repo_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False) -> TaskEvaluation:
+def repo_evaluate(*, task: Task, repo: Path | None, on_phase=None, harvest_maven: bool = False,
+                  watch: CancelWatch | None = None) -> TaskEvaluation:
     """Evaluate one task's repository folder (None or absent → `missing`) with the configured sandbox.
 
     `harvest_maven` keeps a Java build's downloads in the platform's Maven repository: for the benchmark's own
-    reference solutions only (engine.maven_repo). Raises SandboxError on platform faults and when the isolation is
-    below EVALUATION_MIN_ISOLATION.
+    reference solutions only (engine.maven_repo). With `watch`, `watch.cancel()` tears the task's sandbox down
+    (evaluation.cancellation) and this raises RunCancelled. Raises SandboxError on platform faults and when the
+    isolation is below EVALUATION_MIN_ISOLATION.
     """
     isolation_check()
-    with _port_lock(task.port):
-        return evaluate_task(spec=task_spec(task), repo_src=repo if repo and repo.is_dir() else None,
-                             backend=sandbox_backend(), work_root=work_root(), toolchain=toolchain(),
-                             on_phase=on_phase, harvest_maven=harvest_maven)
+    backend = sandbox_backend() if watch is None else CancellableBackend(sandbox_backend(), watch)
+    try:
+        with _port_lock(task.port):
+            evaluation = evaluate_task(spec=task_spec(task), repo_src=repo if repo and repo.is_dir() else None,
+                                       backend=backend, work_root=work_root(), toolchain=toolchain(),
+                                       on_phase=on_phase, harvest_maven=harvest_maven)
+    except Exception as exc:
+        if watch is not None and watch.cancelled and not isinstance(exc, RunCancelled):
+            raise RunCancelled("the run was cancelled") from exc  # the torn-down sandbox failed a command
+        raise
+    if watch is not None:
+        watch.check()  # a cancel that ended a phase early: its outcome says nothing about the submission
+    return evaluation
 
 
 def repo_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: bool = False) -> TaskEvaluation:
@@ -269,13 +329,21 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
 
 
 @contextmanager
-def _heartbeat(result_id: int, run_id: int):
-    """Refresh the result's and run's heartbeat every HEARTBEAT_SECONDS while the body runs."""
+def _heartbeat(result_id: int, run_id: int, watch: CancelWatch | None = None):
+    """Refresh the result's and run's heartbeat every HEARTBEAT_SECONDS while the body runs; with `watch`, look
+    every CANCEL_POLL_SECONDS whether the run was cancelled and then `watch.cancel()` (tears the sandbox down)."""
     stop = threading.Event()
 
     def beat() -> None:
+        last = time.monotonic()
         try:
-            while not stop.wait(HEARTBEAT_SECONDS):
+            while not stop.wait(CANCEL_POLL_SECONDS if watch is not None else HEARTBEAT_SECONDS):
+                if watch is not None and not watch.cancelled and run_is_cancelled(run_id=run_id):
+                    log.info("run %s was cancelled: tearing down the sandbox of result %s", run_id, result_id)
+                    watch.cancel()
+                if time.monotonic() - last < HEARTBEAT_SECONDS:
+                    continue
+                last = time.monotonic()
                 now = timezone.now()
                 TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(heartbeat=now)
                 EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
@@ -292,14 +360,22 @@ def _heartbeat(result_id: int, run_id: int):
 
 
 def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
-    """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault).
+    """Run the engine on one claimed result and store what it returns. Raises SandboxError (platform fault) and
+    RunCancelled (the run was cancelled meanwhile: the sandbox is torn down, nothing stored).
 
     A `missing` task takes its detail from the submission's `missing_reasons` when it has one there.
     """
     run = result.run
-    with _heartbeat(result.pk, run.pk):
+    watch = CancelWatch()
+    record = _phase_recorder(result.pk, run.pk)
+
+    def on_phase(phase: str) -> None:
+        watch.check()  # the engine's finally tears down what the task opened
+        record(phase)
+
+    with _heartbeat(result.pk, run.pk, watch):
         evaluation = repo_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
-                                   on_phase=_phase_recorder(result.pk, run.pk))
+                                   on_phase=on_phase, watch=watch)
     if evaluation.outcome == Outcome.MISSING:  # e.g. the agent endpoint failed this task: say why
         reason = (Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True)
                   .first() or {}).get(result.task.name)
@@ -375,6 +451,11 @@ def result_process(*, result_id: int) -> Step:
         return Step.TAKEN
     try:
         result_evaluate(result=result)
+    except RunCancelled:
+        log.info("result %s stopped: its run was cancelled", result_id)
+        TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(
+            status=TaskResult.Status.PENDING, phase=ResultPhase.NONE)
+        return Step.DONE
     except SandboxError as exc:
         log.exception("platform fault on result %s", result_id)
         if result_release_after_fault(result_id=result_id, error=str(exc)):

@@ -1,7 +1,13 @@
 """Reads for runs, results and reports."""
 from __future__ import annotations
 
+import math
+from datetime import timedelta
 from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
 
 from submissions.models import Submission
 
@@ -45,3 +51,42 @@ def submission_report(*, submission: Submission) -> dict[str, Any]:
     if run is None or submission.status != Submission.Status.FINISHED:
         raise ValueError(f"submission {submission.pk} has no finished evaluation yet (status: {submission.status})")
     return run_report(run=run)
+
+
+#: How many of the latest finished task results the queue's estimate averages over.
+ESTIMATE_SAMPLE = 50
+
+
+def mean_task_seconds(*, sample: int = ESTIMATE_SAMPLE) -> float | None:
+    """Mean wall seconds of one task's evaluation (the sum of its phase durations: install, start, probe, test)
+    over the `sample` latest finished results that ran (a `missing` task took no time); None without any."""
+    rows = (TaskResult.objects.filter(status=TaskResult.Status.DONE, finished_at__isnull=False)
+            .exclude(durations={}).order_by("-finished_at").values_list("durations", flat=True)[:sample])
+    totals = [sum(v for v in d.values() if isinstance(v, (int, float))) for d in rows]
+    totals = [t for t in totals if t > 0]
+    return sum(totals) / len(totals) if totals else None
+
+
+def run_queue(*, run: EvaluationRun, now=None) -> dict[str, Any] | None:
+    """Where a queued run stands, or None once it has started (or ended).
+
+    {"position": 1 + runs ahead, "ahead": queued or running runs created before it, "tasks_ahead": their tasks
+    not yet done, "mean_task_seconds": see `mean_task_seconds` (null without history), "slots":
+    EVALUATION_TASK_CONCURRENCY, "estimated_start": now + tasks_ahead × mean / slots (ISO 8601; null without
+    history)}. Runs are served first come, first served; the estimate counts a running task ahead as a whole one,
+    so it errs late.
+    """
+    if run.status != RunStatus.QUEUED:
+        return None
+    now = now or timezone.now()
+    ahead = EvaluationRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).filter(
+        Q(created_at__lt=run.created_at) | Q(created_at=run.created_at, pk__lt=run.pk))
+    tasks_ahead = TaskResult.objects.filter(run__in=ahead).exclude(status=TaskResult.Status.DONE).count()
+    mean = mean_task_seconds()
+    slots = max(int(settings.EVALUATION_TASK_CONCURRENCY), 1)
+    start = None
+    if mean is not None:
+        start = now + timedelta(seconds=math.ceil(tasks_ahead / slots) * mean)
+    return {"position": ahead.count() + 1, "ahead": ahead.count(), "tasks_ahead": tasks_ahead,
+            "mean_task_seconds": round(mean, 1) if mean is not None else None, "slots": slots,
+            "estimated_start": start.isoformat() if start else None}

@@ -14,12 +14,17 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_init, worker_ready
 from django.conf import settings
+from django.db import transaction
+from django.dispatch import receiver
 
 from catalog.models import Task
 from core.engine import workspace
 from core.sandbox import UNSANDBOXED_WARNING, IsolationTooWeak
 
-from . import generation, pipeline
+from submissions import webhooks
+
+from . import generation, notifications, pipeline
+from .signals import submission_ended
 from .engine_setup import sandbox_backend, work_root
 from .models import RunStatus
 
@@ -55,6 +60,7 @@ def recover_work(*, stale_after: float | None = None) -> dict[str, int]:
 def runs_recover() -> None:
     """Sweep sandbox leftovers and re-enqueue what a dead worker left (`recover_work`); scheduled by beat."""
     sandbox_backend().sweep()  # containers do not die with a killed worker child; namespaces are swept too
+    pipeline.cancelled_leftovers_remove()  # unpacked archives of cancelled runs
     counts = recover_work()
     if any(counts.values()):
         log.warning("recovered work left by a dead worker: %s", counts)
@@ -90,6 +96,35 @@ def submission_generate(submission_id: int) -> None:
     run = submission.runs.filter(status=RunStatus.QUEUED).first() if submission else None
     if run is not None:
         run_prepare.delay_on_commit(run.pk)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def submission_notify(submission_id: int) -> None:
+    """E-mail the team that the submission finished or failed and send its webhook event (notifications)."""
+    delivery = notifications.submission_notify(submission_id=submission_id)
+    if delivery is not None:
+        webhook_deliver.delay(delivery.pk)
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=None)
+def webhook_deliver(self, delivery_id: int) -> None:
+    """One attempt at a webhook delivery (submissions.webhooks.delivery_attempt); a failed attempt is retried
+    after WEBHOOK_RETRY_BACKOFF_SECONDS, doubled at each retry, until WEBHOOK_MAX_ATTEMPTS are used."""
+    if not webhooks.delivery_attempt(delivery_id=delivery_id).done:
+        raise self.retry(countdown=settings.WEBHOOK_RETRY_BACKOFF_SECONDS * 2 ** self.request.retries)
+
+
+@receiver(submission_ended)
+def _notify_when_ended(sender, submission_id: int, **kwargs) -> None:
+    """Send `submission_notify` once the transaction that ended the submission commits. A broker that cannot take
+    the message loses the notification only (logged), never the ending itself."""
+    def send() -> None:
+        try:
+            submission_notify.delay(submission_id)
+        except Exception:
+            log.exception("could not queue the notifications of submission %s", submission_id)
+
+    transaction.on_commit(send)
 
 
 def generation_enqueue(*, submission_id: int, task_count: int) -> None:

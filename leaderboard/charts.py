@@ -79,3 +79,17 @@ def failure_breakdown_figure(*, rows: Iterable[tuple[str, dict[str, int]]], titl
                       margin={"l": 160, "r": 20, "t": 50, "b": 40}, xaxis={"title": "tasks", "dtick": 1},
                       legend={"orientation": "h", "y": -0.6}, height=200 + 40 * max(len(rows), 1))
     return json.loads(fig.to_json())
+
+
+def shared_template(figures: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """Take the layout template (plotly.py's default template, about 8 KB of JSON, the same in every figure) out of
+    each of `figures`, in place, and return it once, so a page with several figures (the home page's tabs) ships it
+    once; the page's script puts it back into each figure's layout before Plotly.newPlot (static/js/leaderboard.js).
+
+    Returns None when no figure had a template."""
+    template = None
+    for figure in figures:
+        found = figure.get("layout", {}).pop("template", None)
+        template = template if found is None else found
+    return template
+

@@ -13,6 +13,7 @@ from catalog.models import Split, System
 from catalog.selectors import excluded_task_names, split_tasks
 from core.engine import EVALUATOR_VERSION
 from core.report import csv_safe_row
+from leaderboard.badges import run_badges
 from leaderboard.selectors import LANGUAGE_VIEWS, latest_runs, leaderboard_rows
 
 BOARD_SCHEMA = "board-export/v1"
@@ -25,7 +26,9 @@ BOARD_CSV_FIELDS = (
     "submitted_at", "evaluated_at",
     *(f"{view}_{col}" for view in LANGUAGE_VIEWS
       for col in ("rank", "tied_with_leader", "tasks",
-                  *(f"{m}{suffix}" for m in METRICS for suffix in ("", "_lo", "_hi")))))
+                  *(f"{m}{suffix}" for m in METRICS for suffix in ("", "_lo", "_hi")))),
+    # appended (docs/exports.md: new columns go at the end): significance groups and badges
+    *(f"{view}_group" for view in LANGUAGE_VIEWS), "badges", "source_url")
 #: Columns of results.csv, in order (docs/exports.md "results.csv").
 RESULTS_CSV_FIELDS = (
     "schema", "benchmark", "split", "benchmark_version", "scored_benchmark_version", "evaluator_version", "ranked",
@@ -41,7 +44,8 @@ def board_export(*, split: Split) -> dict[str, Any]:
     /api/v1/reported/), ranked systems first in Overall rank order, then the reference solutions (`ranked`
     false): {"system", "team", "type", "agent_framework", "base_model", "submission", "submitted_at",
     "evaluated_at", "benchmark_version", "evaluator": {"version", "backend", "isolation"}, "outdated", "ranked",
-    "views": {view: {"rank", "tied_with_leader", **M} or null when the run has no task of the view}} (M: the
+    "badges": [keys of leaderboard.badges], "source_url", "views": {view: {"rank", "tied_with_leader",
+    "significance_group": {"ranks", "systems"} or null, **M} or null when the run has no task of the view}} (M: the
     metrics of docs/scoring.md "Report schema", fractions in [0, 1] with their 95% intervals; rank null for the
     reference solutions)."""
     ranks: dict[str, dict[int, Any]] = {}
@@ -58,9 +62,12 @@ def board_export(*, split: Split) -> dict[str, Any]:
         for view in LANGUAGE_VIEWS:
             metrics = run.scores.metrics(view) if run.scores else None
             ranked = ranks[view].get(run.pk)
+            group = ranked.significance if ranked else None
             views[view] = None if metrics is None else {
                 "rank": ranked.rank if ranked else None,
-                "tied_with_leader": ranked.tied_with_leader if ranked else None, **metrics}
+                "tied_with_leader": ranked.tied_with_leader if ranked else None,
+                "significance_group": {"ranks": group["ranks"], "systems": group["systems"]} if group else None,
+                **metrics}
         rows.append({"system": s.system.name, "team": s.system.team.name, "type": s.system.type,
                      "agent_framework": s.system.agent_framework, "base_model": s.system.base_model,
                      "submission": s.pk, "submitted_at": s.created_at.isoformat(),
@@ -68,7 +75,9 @@ def board_export(*, split: Split) -> dict[str, Any]:
                      "benchmark_version": run.benchmark.version,
                      "evaluator": {"version": run.evaluator_version, "backend": run.backend,
                                    "isolation": run.isolation},
-                     "outdated": run.is_outdated, "ranked": s.system.type != System.Type.REFERENCE, "views": views})
+                     "outdated": run.is_outdated, "ranked": s.system.type != System.Type.REFERENCE,
+                     "badges": [b.key for b in run_badges(run)], "source_url": s.system.source_url,
+                     "views": views})
     return {"schema": BOARD_SCHEMA, "generated_at": timezone.now().isoformat(),
             "benchmark": {"name": split.benchmark.name, "title": split.benchmark.title,
                           "version": split.benchmark.version, "split": split.name,
@@ -118,6 +127,9 @@ def board_csv(export: dict[str, Any]) -> str:
                 ci = m.get(f"{metric}_ci") or (None, None)
                 line[f"{view}_{metric}"] = _number(m.get(metric))
                 line[f"{view}_{metric}_lo"], line[f"{view}_{metric}_hi"] = _number(ci[0]), _number(ci[1])
+            group = m.get("significance_group")
+            line[f"{view}_group"] = ";".join(str(r) for r in group["ranks"]) if group else ""
+        line["badges"], line["source_url"] = ";".join(row["badges"]), row["source_url"]
         lines.append(line)
     return _csv(BOARD_CSV_FIELDS, lines)
 

@@ -2,19 +2,56 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from catalog.models import Split, System
+from catalog.models import Split, System, Team
 from catalog.selectors import systems_of_user
+from leaderboard.accounts import TAKEN, email_normalize, email_taken
 
 
 class SignUpForm(UserCreationForm):
-    """Username + password twice (Django's validators)."""
+    """Username, e-mail address (to verify; one account per address, case-insensitively) and password twice
+    (Django's validators). The address is not put on the user here: leaderboard.accounts stores it to verify."""
+
+    email = forms.EmailField(max_length=254, label="E-mail address",
+                             help_text="We mail you a link to verify it; it is how you reset a forgotten password. "
+                                       "Never shown on the site.",
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    field_order = ["username", "email", "password1", "password2"]
+
+    def clean_email(self) -> str:
+        """The normalised address; refused when another account holds it."""
+        email = email_normalize(self.cleaned_data["email"])
+        if email_taken(email):
+            raise forms.ValidationError(TAKEN)
+        return email
+
+
+class AccountEmailForm(forms.Form):
+    """The account page's address: a new one to verify (or the same one, to send its link again)."""
+
+    email = forms.EmailField(max_length=254, label="E-mail address",
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
 
 class SystemForm(forms.ModelForm):
     class Meta:
         model = System
-        fields = ["name", "agent_framework", "base_model", "type", "url", "description"]
+        fields = ["name", "agent_framework", "base_model", "type", "url", "source_url", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+
+class SystemCreateForm(SystemForm):
+    """A new system, for one of the user's teams (the choice is shown only to members of several teams)."""
+
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), required=False,
+                                  help_text="the team that owns it: its members submit for it, under its quota")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        teams = user.teams.order_by("name")
+        self.fields["team"].queryset = teams
+        if teams.count() <= 1:
+            del self.fields["team"]
 
 
 class SubmissionForm(forms.Form):
@@ -24,6 +61,9 @@ class SubmissionForm(forms.Form):
     archive = forms.FileField(help_text=".zip or .tar.gz with one folder per task, named exactly as the task")
     note = forms.CharField(required=False, max_length=300)
     is_public = forms.BooleanField(required=False, initial=True, label="Show on the public leaderboard")
+    allow_missing = forms.BooleanField(required=False, label="Queue it even if tasks are missing",
+                                       help_text="missing tasks score 0; without this, an archive lacking tasks is "
+                                                 "refused with the list of them")
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)

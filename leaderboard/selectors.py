@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from core.grading.ranking import RankInput, rank_rows
 from core.grading.metrics import task_difficulty
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
+from leaderboard.significance import cached_significance_groups
 
 from catalog.models import ReportedResult, Split, System
 from catalog.selectors import (NotFound, excluded_task_names, reported_as_dict, reported_metrics, reported_rankable,
@@ -43,6 +44,10 @@ class LeaderboardRow:
     run: EvaluationRun | None
     metrics: dict[str, Any]
     reported: ReportedResult | None = None
+    #: The row's significance group (docs/scoring.md "Significance groups"): {"position": the row's own 1-based
+    #: place in the view's ranked rows, "positions": the places of its group, "ranks", "systems": their labels},
+    #: the row itself included, in board order; None for a published row (no per-task values).
+    significance: dict[str, list] | None = None
 
     @property
     def system(self):
@@ -56,12 +61,15 @@ class LeaderboardRow:
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of the leaderboard API row; `origin` is `evaluated` (by us) or `reported` (by the authors,
         verified by an admin: no intervals, no Solved, `tied_with_leader` null)."""
+        group = ({"ranks": self.significance["ranks"], "systems": self.significance["systems"]}
+                 if self.significance else None)
         if self.reported:
-            return {"rank": self.rank, "tied_with_leader": self.tied_with_leader, "origin": "reported",
-                    **reported_as_dict(self.reported), **self.metrics}
+            return {"rank": self.rank, "tied_with_leader": self.tied_with_leader, "significance_group": None,
+                    "origin": "reported", **reported_as_dict(self.reported), **self.metrics}
         s = self.run.submission
         return {
-            "rank": self.rank, "tied_with_leader": self.tied_with_leader, "origin": "evaluated",
+            "rank": self.rank, "tied_with_leader": self.tied_with_leader, "significance_group": group,
+            "origin": "evaluated",
             "system": s.system.name, "team": s.system.team.name, "agent_framework": s.system.agent_framework,
             "base_model": s.system.base_model, "type": s.system.type, "submission": s.pk,
             "submitted_at": s.created_at.isoformat(), "evaluated_at": self.run.finished_at.isoformat(),
@@ -97,7 +105,8 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
     Only finished runs are ranked; each system appears once (its latest finished public run). Published results
     of this benchmark and split that an admin verified join the `python` and `java` views when they cover as many
     tasks as the split has (`reported_rankable`), ranked on their aggregates (docs/scoring.md "Ranking" order; their
-    tie marker is None).
+    tie marker and significance group are None). Each evaluated row carries its significance group, computed once
+    per set of ranked results and cached (leaderboard.significance).
     """
     if language not in LANGUAGE_VIEWS:
         raise NotFound(f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}")
@@ -126,8 +135,15 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
         published = dt.datetime.combine(result.source_date, dt.time(), tzinfo=dt.timezone.utc)
         inputs.append(RankInput(key=("reported", result.pk), pass_at_1=metrics["pass_at_1"], ac=metrics["ac"],
                                 dsr=metrics["dsr"], submitted_at=published, per_task_pass=None))
-    return [LeaderboardRow(rank=r.rank, tied_with_leader=r.tied_with_leader, **by_key[r.key])
-            for r in rank_rows(inputs)]
+    ranked = rank_rows(inputs)
+    labels = [by_key[r.key]["reported"].label if "reported" in by_key[r.key] else
+              by_key[r.key]["run"].submission.system.name for r in ranked]
+    groups = cached_significance_groups([r.row.per_task_pass for r in ranked])
+    return [LeaderboardRow(rank=r.rank, tied_with_leader=r.tied_with_leader, **by_key[r.key],
+                           significance=None if group is None else {
+                               "position": place + 1, "positions": [p + 1 for p in group],
+                               "ranks": [ranked[p].rank for p in group], "systems": [labels[p] for p in group]})
+            for place, (r, group) in enumerate(zip(ranked, groups))]
 
 
 def reference_rows(*, split: Split, language: str = "overall") -> list[dict[str, Any]]:

@@ -41,6 +41,19 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.requirements-* && touch "$stamp"
 fi
 
+# plotly.js for the pages: a partial bundle with the four trace types the site draws (scripts/build-plotly.sh, from
+# npm's plotly.js), built once and never committed; without node and npm, the plotly package's full dist instead.
+if [ ! -s static/vendor/plotly-partial.min.js ]; then
+  if command -v npm >/dev/null && scripts/build-plotly.sh >/dev/null; then
+    :
+  else
+    echo "note: npm unavailable or the partial build failed; serving plotly's full dist (4.8 MB) instead" >&2
+    mkdir -p static/vendor
+    cp "$(.venv/bin/python -c 'import plotly, pathlib; print(pathlib.Path(plotly.__file__).parent / "package_data" / "plotly.min.js")')" \
+      static/vendor/plotly-partial.min.js
+  fi
+fi
+
 # The platform's local Maven repository (~/.m2/repository, copied read-only into the sandbox) holds what the demo's
 # Java task builds and tests with: resolved once from Maven Central by building the demo reference with its suite
 # (trusted files only), so the sandbox's offline build finds every artifact on a fresh machine.

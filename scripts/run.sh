@@ -12,8 +12,7 @@ PY=.venv/bin/python
 REPO_URL=https://github.com/microsoft/DKI_LLM
 REPO_COMMIT=c090b7d57e3996c8900e86fecd16085b27e07f29
 MANIFEST=benchmarks/repogenesis/benchmark.json
-$PY manage.py migrate --noinput -v0
-$PY manage.py collectstatic --noinput -v0
+scripts/release.sh  # migrate, collectstatic
 $PY manage.py import_benchmark benchmarks/demo --skip-reference-check
 $PY manage.py import_reported benchmarks/reported/repogenesis-verified.toml
 
@@ -25,7 +24,7 @@ fi
 .venv/bin/celery -A config worker --loglevel=INFO --concurrency="$CONCURRENCY" --without-gossip --without-mingle \
   --without-heartbeat --hostname="worker@%h" --beat &
 WORKER=$!
-.venv/bin/gunicorn config.wsgi --bind 127.0.0.1:8000 --workers 2 --timeout 120 --access-logfile - &
+.venv/bin/gunicorn -c config/gunicorn.py --bind 127.0.0.1:8000 config.wsgi &  # WEB_CONCURRENCY workers (2)
 WEB=$!
 trap 'kill $WORKER $WEB 2>/dev/null; wait $WORKER $WEB 2>/dev/null' EXIT INT TERM
 echo "site: http://127.0.0.1:8000  (Ctrl-C stops the site and the worker)"

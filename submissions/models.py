@@ -13,7 +13,10 @@ class Submission(models.Model):
     The archive is uploaded (`source` upload) or built by the platform from the answers of the system's
     agent endpoint (`source` endpoint, see docs/agent-protocol.md). `status` follows the run:
     [generating →] queued → running → finished (scored) or failed (the evaluation itself could not run,
-    e.g. the archive could not be extracted, or the agent produced no repository at all).
+    e.g. the archive could not be extracted, or the agent produced no repository at all), or cancelled by a member
+    of its team while generating, queued or running (`cancelled_by`, `finished_at`). A finished public submission
+    can be withdrawn from the public board: it then stays stored (for its team and the admins), private, with who
+    withdrew it, when and why (`withdrawn_by`, `withdrawn_at`, `withdrawn_reason`).
     """
 
     class Status(models.TextChoices):
@@ -22,6 +25,7 @@ class Submission(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
     class Source(models.TextChoices):
         UPLOAD = "upload", "Uploaded archive"
@@ -49,12 +53,33 @@ class Submission(models.Model):
     generation_attempts = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey("auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="when it was withdrawn from the board")
+    withdrawn_by = models.ForeignKey("auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    withdrawn_reason = models.CharField(max_length=500, blank=True)
+    notified_at = models.DateTimeField(null=True, blank=True, help_text="when its team was told it finished or "
+                                                                       "failed (e-mail, webhook); reset by a rescore")
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.system} on {self.split}"
+
+    @property
+    def is_active(self) -> bool:
+        """True while generating, queued or running: what a cancel can stop."""
+        return self.status in ACTIVE_STATUSES
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
+
+#: The statuses of a submission that still has work ahead (cancel stops them).
+ACTIVE_STATUSES = (Submission.Status.GENERATING, Submission.Status.QUEUED, Submission.Status.RUNNING)
+#: Submissions in these statuses do not count against the daily quota (submissions.quota).
+UNCOUNTED_STATUSES = (Submission.Status.FAILED, Submission.Status.CANCELLED)
 
 
 class AgentEndpoint(models.Model):
@@ -114,3 +139,60 @@ class GenerationCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task} of submission {self.submission_id}: {self.status}"
+
+
+class TeamWebhook(models.Model):
+    """A team's webhook: the platform POSTs a JSON event to `url` when one of the team's submissions finishes or
+    fails (submissions.webhooks), signed with HMAC-SHA256 under the team's secret (header X-RG-Signature). The URL
+    passes the agent endpoints' SSRF guard at registration and at every delivery; redirects are never followed.
+    The secret is stored encrypted (Fernet, submissions.agents.crypto); only its last 4 characters stay readable."""
+
+    team = models.OneToOneField("catalog.Team", on_delete=models.CASCADE, related_name="webhook")
+    url = models.URLField(max_length=500)
+    secret_encrypted = models.TextField()
+    secret_last4 = models.CharField(max_length=4, blank=True)
+    is_active = models.BooleanField(default=True)
+    updated_by = models.ForeignKey("auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"webhook of {self.team} → {self.url}"
+
+    @property
+    def secret_hint(self) -> str:
+        """'…abcd' (the last 4 characters of the secret)."""
+        return f"…{self.secret_last4}" if self.secret_last4 else ""
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or being sent) to a team's webhook, with every attempt: the delivery log the team sees.
+
+    `attempts_log`: [{"at": ISO 8601, "status": HTTP status or null, "seconds", "error"}]. `status` is `pending`
+    while attempts remain, then `delivered` (a 2xx answer) or `failed` (WEBHOOK_MAX_ATTEMPTS used, or a refusal no
+    retry can change: the URL no longer passes the guard)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    team = models.ForeignKey("catalog.Team", on_delete=models.CASCADE, related_name="webhook_deliveries")
+    submission = models.ForeignKey(Submission, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    event = models.CharField(max_length=64, help_text="submission.finished or submission.failed")
+    url = models.URLField(max_length=500, help_text="the URL at the time of the event")
+    payload = models.JSONField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    attempts_log = models.JSONField(default=list, blank=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True, help_text="status of the last answer")
+    error = models.CharField(max_length=500, blank=True, help_text="why the last attempt failed")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.event} to {self.team}: {self.status}"

@@ -3,9 +3,9 @@ evaluation.services.submission_create), the daily quota, the upload limits."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import tempfile
-from datetime import timedelta
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,8 +17,12 @@ from django.utils import timezone
 
 from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
 from catalog.models import Split, System
+from catalog.selectors import user_in_team
 
 from .models import Submission
+from .quota import QuotaStatus, quota_status
+
+log = logging.getLogger(__name__)
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 
@@ -28,7 +32,16 @@ class SubmissionError(ValueError):
 
 
 class QuotaExceeded(SubmissionError):
-    """The team used its submissions of the last 24 hours (HTTP 429 in the API)."""
+    """The team used its submissions of the last 24 hours (HTTP 429 in the API); `quota` is the team's
+    submissions.quota.QuotaStatus (its `next_at` says when a slot comes back)."""
+
+    def __init__(self, message: str, quota: QuotaStatus | None = None) -> None:
+        super().__init__(message)
+        self.quota = quota
+
+
+class SubmissionStateError(SubmissionError):
+    """The submission is not in a state that allows the action (e.g. cancelling a finished one: HTTP 409)."""
 
 
 def uploads_allowed_check(*, split: Split) -> None:
@@ -68,15 +81,22 @@ def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManife
     return manifest, digest.hexdigest()
 
 
+class MissingTasks(SubmissionError):
+    """The archive lacks some tasks of the split and the uploader did not agree to queue it anyway (the web form
+    asks first; the API queues it with a warning)."""
+
+
 def _check_layout(manifest: ArchiveManifest, task_names: list[str]) -> None:
     present, _, _ = manifest.matched(task_names)
     if present:
         return
-    found = ", ".join(repr(f) for f in manifest.folders[:8])
-    lower = {n.lower() for n in task_names}
-    if any(f.lower() in lower for f in manifest.folders):
-        hint = " Task folder names are case-sensitive."
-    elif manifest.prefix and any(f not in lower for f in manifest.folders):
+    found = ", ".join(repr(f) for f in manifest.folders[:8]) or "no folder"
+    by_lower = {n.lower(): n for n in task_names}
+    cased = [(f, by_lower[f.lower()]) for f in manifest.folders if f.lower() in by_lower]
+    if cased:
+        hint = " " + "; ".join(f"{f!r} is not {t!r}" for f, t in cased[:5]) + (
+            ": task folder names are case-sensitive, rename the folder to the task's exact name.")
+    elif manifest.prefix and any(f.lower() not in by_lower for f in manifest.folders):
         hint = (" The archive looks nested one level too deep: put the task folders at its root "
                 "(or inside a single wrapping folder).")
     else:
@@ -85,37 +105,70 @@ def _check_layout(manifest: ArchiveManifest, task_names: list[str]) -> None:
                           f"expected names such as {', '.join(task_names[:3])}).{hint}")
 
 
+def missing_tasks_notice(missing: list[str]) -> str:
+    """The warning an upload without some of the split's tasks gets: "N tasks missing (each scores 0): A, B, ..."
+    (at most 10 names)."""
+    shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+    return f"{len(missing)} task{'s' if len(missing) != 1 else ''} missing (each scores 0): {shown}"
+
+
+def duplicate_check(*, system: System, split: Split, sha256: str) -> None:
+    """Refuse an archive byte-identical (same sha256) to one another team already submitted on the same split
+    (any version of the benchmark) that was not failed or cancelled: a board row must be its team's own output
+    (issue 12, feature 10). The same team may upload its archive again. Raises SubmissionError naming the earlier
+    submission when it is public (a private one is not named)."""
+    earlier = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name,
+                                         archive_sha256=sha256)
+               .exclude(system__team_id=system.team_id)
+               .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
+               .select_related("system").order_by("created_at").first())
+    if earlier is None:
+        return
+    whose = (f"submission #{earlier.pk} of {earlier.system.name}" if earlier.is_public
+             else "a private submission of another team")
+    raise SubmissionError(f"This archive is byte-identical (sha256 {sha256[:12]}…) to {whose}, already "
+                          f"{earlier.get_status_display().lower()} on {split}. The board ranks each team's own "
+                          "output once: upload the repositories your system generated.")
+
+
 def quota_check(*, system: System) -> None:
     """Raise QuotaExceeded when the system's team used its submissions of the last 24 hours (uploads and
-    endpoint runs alike; failed evaluations do not count)."""
-    since = timezone.now() - timedelta(days=1)
-    used = Submission.objects.filter(system__team=system.team, created_at__gte=since).exclude(
-        status=Submission.Status.FAILED).count()
-    if used >= settings.SUBMISSION_DAILY_QUOTA:
-        raise QuotaExceeded(f"Your team has used its {settings.SUBMISSION_DAILY_QUOTA} submissions of the last "
-                              "24 hours; failed evaluations do not count. Try again later.")
+    endpoint runs alike, by any member; failed and cancelled ones do not count: submissions.quota)."""
+    quota = quota_status(team=system.team)
+    if quota.remaining <= 0:
+        raise QuotaExceeded(f"Your team has used its {quota.limit} submissions of the last 24 hours (failed and "
+                            f"cancelled ones do not count): {quota.sentence()}.", quota)
 
 
 def submission_store(*, system: System, split: Split, upload: UploadedFile, user: User | None, note: str = "",
-                     is_public: bool = True, on_stored: Callable[[Submission], object] | None = None) -> Submission:
+                     is_public: bool = True, on_stored: Callable[[Submission], object] | None = None,
+                     allow_missing: bool = True) -> Submission:
     """Check an uploaded archive and store it with its submission row; `on_stored(submission)` runs in the same
     transaction (evaluation.services.submission_create opens the run there), and when it raises nothing is kept,
     the archive file included.
 
     Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
-    not a usable archive, is too big, holds unsafe paths, matches no task of the split, or the team's daily
-    quota is used up.
+    not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
+    split, is byte-identical to another team's submission on the split (`duplicate_check`), or the team's daily
+    quota is used up; MissingTasks when tasks of the split are missing and not `allow_missing`. With missing
+    tasks allowed, the submission's warnings start with `missing_tasks_notice`.
     """
     uploads_allowed_check(split=split)
     _check_name_and_size(upload)
     task_names = list(split.tasks.order_by("name").values_list("name", flat=True))
     manifest, sha256 = _inspect(upload, task_names)
     _check_layout(manifest, task_names)
+    _, missing, _ = manifest.matched(task_names)
+    if missing and not allow_missing:
+        raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
+                           "tick \"Queue it even if tasks are missing\" and choose the archive again.")
+    duplicate_check(system=system, split=split, sha256=sha256)
     quota_check(system=system)
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, note=note[:300], is_public=is_public,
-                            layout_warnings=manifest.layout_warnings(task_names))
+                            layout_warnings=([missing_tasks_notice(missing)] if missing else [])
+                            + manifest.layout_warnings(task_names))
     try:
         with transaction.atomic():
             submission.archive.save(upload.name, upload, save=False)
@@ -147,3 +200,31 @@ def archive_limits() -> ArchiveLimits:
     """Upload limits from settings (SUBMISSION_MAX_MEMBERS, _EXTRACTED_BYTES, _RATIO)."""
     return ArchiveLimits(max_members=settings.SUBMISSION_MAX_MEMBERS,
                          max_bytes=settings.SUBMISSION_MAX_EXTRACTED_BYTES, max_ratio=settings.SUBMISSION_MAX_RATIO)
+
+
+def submission_withdraw(*, submission: Submission, user: User, reason: str) -> Submission:
+    """Withdraw a finished public submission from the public board, for a member of its team or an admin. It stays
+    stored (private: its team and the admins still see it) with who withdrew it, when and why; the board then
+    ranks the system by its next latest public run, if any.
+
+    Raises PermissionError for anyone else, SubmissionError when `reason` is blank or over 500 characters, and
+    SubmissionStateError when the submission is not finished, not public or already withdrawn.
+    """
+    if not (user_in_team(user=user, team=submission.system.team) or getattr(user, "is_staff", False)):
+        raise PermissionError("only the submission's team can withdraw it")
+    reason = (reason or "").strip()
+    if not reason:
+        raise SubmissionError("Say why the submission is withdrawn (kept with it for the admins).")
+    if len(reason) > 500:
+        raise SubmissionError(f"The reason is {len(reason)} characters; at most 500.")
+    changed = Submission.objects.filter(pk=submission.pk, status=Submission.Status.FINISHED, is_public=True,
+                                        withdrawn_at__isnull=True).update(
+        is_public=False, withdrawn_at=timezone.now(), withdrawn_by=user, withdrawn_reason=reason)
+    submission.refresh_from_db()
+    if not changed:
+        state = ("already withdrawn" if submission.is_withdrawn else "private" if not submission.is_public
+                 else submission.status)
+        raise SubmissionStateError(f"Submission {submission.pk} is {state}: only a finished public submission can "
+                                   "be withdrawn from the board.")
+    log.info("submission %s withdrawn by %s: %s", submission.pk, user.username, reason)
+    return submission

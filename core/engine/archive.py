@@ -89,6 +89,8 @@ _NOT_AN_ARCHIVE = ("The file is not a .zip or .tar.gz archive. Pack one folder p
 _TAR_HEADER_ALLOWANCE = 8 * 1024
 _TAR_END_ALLOWANCE = 1024 * 1024
 _CHUNK = 64 * 1024
+#: The longest file or folder name (one path component) Linux file systems store: NAME_MAX, in bytes of UTF-8.
+NAME_MAX_BYTES = 255
 _COMPRESSED_TAR = ((b"\x1f\x8b", lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
                    (b"BZh", bz2.BZ2File), (b"\xfd7zXZ\x00", lzma.LZMAFile))
 
@@ -123,6 +125,12 @@ def _safe_name(raw: str) -> str:
     parts = [p for p in PurePosixPath(name).parts if p not in ("", ".")]
     if ".." in parts:
         raise ArchiveError(f"The archive holds a path that escapes its folder ({raw!r}); remove '..' from paths.")
+    for part in parts:
+        if len(part.encode("utf-8", "surrogateescape")) > NAME_MAX_BYTES:
+            shown = part[:40] + "…" + part[-12:]
+            raise ArchiveError(f"The archive holds a file or folder name of {len(part)} characters ({shown!r}); "
+                               f"names may be at most {NAME_MAX_BYTES} bytes (the file system's limit), so it "
+                               "cannot be unpacked. Shorten it and create the archive again.")
     return "/".join(parts)
 
 
@@ -326,8 +334,11 @@ def _prefix(members: list[_Member], task_names: frozenset[str]) -> tuple[str, tu
     if not tops:
         raise ArchiveError("The archive holds files but no task folder. Put each task's repository in a "
                            "folder named exactly as the task (e.g. TodoList/start.sh).")
-    if len(tops) == 1 and not root_files and tops[0] not in task_names:
-        return tops[0], tuple(_top_folders(members, tops[0]))
+    lower = {n.lower() for n in task_names}
+    if len(tops) == 1 and not root_files and tops[0].lower() not in lower:
+        inner = tuple(_top_folders(members, tops[0]))
+        if inner:  # a wrapping folder holds folders; a lone folder of files is a (misnamed) task folder
+            return tops[0], inner
     return "", tuple(tops)
 
 
@@ -342,7 +353,8 @@ def inspect_archive(path: Path, *, limits: ArchiveLimits = ArchiveLimits(),
                     task_names: Iterable[str] = ()) -> ArchiveManifest:
     """Check an archive without writing anything. Raises ArchiveError with a user-facing reason.
 
-    A single top folder that is not itself a task name is treated as a wrapper and unwrapped.
+    A single top folder that holds folders and is not a task name (in any letter case: `todolist/` is the task
+    `TodoList` misnamed, not a wrapper) is treated as a wrapper and unwrapped.
     """
     members, total = _checked_members(path, limits)
     prefix, folders = _prefix(members, frozenset(task_names))

@@ -31,8 +31,6 @@ from .maven_repo import TRANSIENT, UPPER
 
 #: Where a build's downloads are checked (the `.sha1` file next to each artifact, Central's layout).
 CENTRAL = "https://repo.maven.apache.org/maven2/"
-#: Files of an artifact a test run may load; each must match Central's checksum.
-ARTIFACT_SUFFIXES = (".jar", ".pom", ".war", ".zip")
 #: Maven's bookkeeping kept as the build left it: it selects among the artifacts present and executes nothing.
 BOOKKEEPING = ("maven-metadata", "_remote.repositories")
 #: Checksums and signatures Maven stores beside artifacts: the test run needs none (offline Maven checks none).
@@ -131,14 +129,14 @@ def _regular_files(upper: Path):
 
 
 def _sort_upper(upper: Path, platform_repo: Path) -> tuple[list[str], list[str]]:
-    """(artifacts the build added: to verify, files left out at once): a changed platform file is left out (the
-    platform's own shows through), as is anything neither an artifact nor bookkeeping."""
+    """(files the build added: to verify against Central, files left out at once): a changed platform file is
+    left out (the platform's own shows through)."""
     candidates, left_out = [], []
     for rel in _regular_files(upper):
         name = rel.rsplit("/", 1)[-1]
         if name.startswith(BOOKKEEPING) or name.endswith(IGNORED_SUFFIXES):
             continue
-        if name.endswith(ARTIFACT_SUFFIXES) and not os.path.lexists(platform_repo / rel):
+        if not os.path.lexists(platform_repo / rel):  # an artifact of any type: .jar, .pom, .properties ...
             candidates.append(rel)
         else:
             left_out.append(rel)

@@ -28,7 +28,7 @@ from .sentinels import Sentinels
 from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
-from . import maven_repo, maven_verify, untrusted_tree, workspace
+from . import maven_repo, maven_verify, team_view, untrusted_tree, workspace
 from .whitebox import append_paths_module, submission_modules
 
 POLL_SECONDS = 0.25
@@ -161,21 +161,26 @@ class TaskRun:
         self._give(self.work.env, Role.SERVICE)
 
     def _replace_java_tests(self) -> None:
-        hidden_tests = self.spec.hidden_dir / "src" / "test"
+        """The submission's own tests are removed; its build gets the sentinel class alone in src/test: enough to
+        resolve the test-scope dependencies and surefire's JUnit provider, and the hidden tests are never on disk
+        while the submission's build (or its service) runs: no plugin can print, copy or rewrite them."""
         untrusted_tree.remove_below(self.work.repo, "src/test")  # a symlinked src is removed, never followed
         src = self.work.repo / "src"
         if src.exists() and not src.is_dir():
             src.unlink()
         src.mkdir(exist_ok=True)
-        self._plant_hidden_tests(src / "test")
+        self._plant_sentinel(src / "test")
         if not (self.work.repo / "pom.xml").is_file():
             raise _Stop("build_failed", "no pom.xml at the repository root")
+
+    def _plant_sentinel(self, tests: Path) -> None:
+        (tests / "java").mkdir(parents=True, exist_ok=True)
+        (tests / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
 
     def _plant_hidden_tests(self, target: Path) -> None:
         """Copy the benchmark's hidden tests to `target` (a missing folder) with the sentinel class in java/."""
         shutil.copytree(self.spec.hidden_dir / "src" / "test", target)
-        (target / "java").mkdir(exist_ok=True)
-        (target / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
+        self._plant_sentinel(target)
 
     def install(self, sb: TaskSandbox) -> None:
         started = time.monotonic()
@@ -247,9 +252,9 @@ class TaskRun:
             if not result.ok:
                 why = "timed out" if result.timed_out else f"exited with {result.returncode}"
                 raise _Stop("build_failed", f"mvn test-compile {why}")
-            probe = _a_test_class(self.spec.hidden_dir / "src" / "test")
-            if online and probe:  # surefire resolves its JUnit provider only when a test class matches
-                sb.run([*base, "-q", SUREFIRE_TEST, f"-Dtest={probe}#platformResolvesTheTestProviderOnly",
+            if online:  # surefire resolves its JUnit provider only when a test class matches: the sentinel's
+                sb.run([*base, "-q", SUREFIRE_TEST,
+                        f"-Dtest={self.sentinels.java_class}#platformResolvesTheTestProviderOnly",
                         "-Dsurefire.failIfNoSpecifiedTests=false", "-DfailIfNoTests=false"], role=Role.INSTALL,
                        cwd=self.work.repo, env={}, timeout=max(1.0, deadline - time.monotonic()),
                        mounts=self._service_mounts())
@@ -277,31 +282,23 @@ class TaskRun:
             raise _Stop("tampered", f"{view.machinery}: the hidden tests run on JUnit's and surefire's own classes")
 
     def _take_java_tests_from_service(self, *, verified_repo: bool, online: bool) -> None:
-        """Copy the built repository for the test runner, then remove the hidden tests (sources and classes)
-        from the service's copy: the service, and the start log a submitter sees, never contain them. A build that
-        put the compiled hidden tests anywhere else (another test output folder, the main classes, a jar) is
-        `tampered`. In the runner's copy the submission's JUnit service entries and junit-platform.properties are
-        removed, so no extension of the submission is found whatever its configuration enables, and so are its
-        annotation processors and compiler plugins (the runner compiles the hidden tests again, from the benchmark's
-        files)."""
+        """Copy the built repository for the test runner (links and special files left out: a symlinked
+        META-INF/services would be read by the JVM yet escape every check here), plant the hidden tests in that copy
+        only, and take the sentinel out of the service's. In the runner's copy the submission's JUnit service entries
+        and junit-platform.properties are removed, so no extension of the submission is found whatever its
+        configuration enables, and so are its annotation processors and compiler plugins (the runner compiles the
+        hidden tests itself, from the benchmark's files)."""
         self.work.runner.mkdir(mode=0o700)
-        untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo")
+        untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo", links=False)
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
             untrusted_tree.remove_below(self.work.repo, rel)
-        hidden = [p for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()]
-        untrusted_tree.remove_copies(self.work.repo, hidden)  # a build that copied them, e.g. as resources
-        classes = {name.replace(".", "/") for name in self.java_classes}
-        leaked = untrusted_tree.find_classes(self.work.repo, classes)
-        if leaked:
-            raise _Stop("tampered", f"the build put the hidden tests' compiled classes into {leaked[0]}"
-                                    f"{f' and {len(leaked) - 1} other places' if len(leaked) > 1 else ''}: "
-                                    "the service may not contain the hidden tests")
         if verified_repo:
             self._mount_test_repo(online)
         runner_repo = self.work.runner / "repo"
-        # The build could rewrite the hidden tests it compiled (sources or classes): the runner compiles them anew
-        # from the benchmark's copy (_test_java), never trusting a class file the build wrote.
-        for rel in ("src/test", "target/test-classes"):
+        # The runner compiles the hidden tests (_test_java), never trusting a class file the build wrote. Records of
+        # the build's class path go too (Quarkus's serialized application model, target/quarkus/): they name jars of
+        # the build's own repository, which the test run does not read; Quarkus resolves its model again from the pom.
+        for rel in ("src/test", "target/test-classes", "target/quarkus"):
             untrusted_tree.remove_below(runner_repo, rel)
         self._plant_hidden_tests(runner_repo / "src" / "test")
         untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
@@ -328,7 +325,7 @@ class TaskRun:
                     self.dsr = 1
                     return service
                 if not service.alive():
-                    raise _Stop("start_crashed", "every process of the service exited before the port opened")
+                    raise _Stop("start_crashed", team_view.start_crash_detail(script))
                 time.sleep(POLL_SECONDS)
             if state == "not_http":
                 raise _Stop("not_http", f"port {self.spec.port} accepted TCP but never answered HTTP")
@@ -376,7 +373,7 @@ class TaskRun:
         if junit is None:
             return None
         java = self.spec.language == "java"
-        junit, tampered = self.sentinels.verdict(junit, java=java)
+        junit, tampered = self.sentinels.verdict(junit, java=java, expected=self.spec.tests_total)
         foreign = sorted({c.classname for c in junit.cases
                           if java and c.classname.split("$", 1)[0] not in self.java_classes})
         if foreign and not tampered:  # cases the hidden suite does not have: the run selected other tests
@@ -430,13 +427,14 @@ class TaskRun:
                 "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}",
                 # JUnit reads system properties before any junit-platform.properties, so a submission cannot turn
                 # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).
-                *(f"-D{k}={v}" for k, v in JUNIT_PLATFORM_PROPERTIES.items())]
+                *(f"-D{k}={v}" for k, v in JUNIT_PLATFORM_PROPERTIES.items()),
+                # Jupiter alone: a test engine of the submission's (or of a dependency) never reports a verdict.
+                "-Dsurefire.includeJUnit5Engines=junit-jupiter"]
         (self.work.runner / "settings.xml").write_text(maven_repo.settings_xml(proxy_port=None))
         result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={},
                         timeout=self.spec.limits.test_suite,
-                        # The service's copy read-only too: some builds record its absolute paths (Quarkus's
-                        # application model points at <repo>/target/classes); its hidden tests are already gone.
-                        mounts=[Mount(self.work.runner, True), Mount(self.test_repo), Mount(self.work.repo)])
+                        # Not the service's copy: the running service writes there (a pom could read it in).
+                        mounts=[Mount(self.work.runner, True), Mount(self.test_repo)])
         return result, sorted(reports.glob("TEST-*.xml"))
 
     # --- the whole run ---------------------------------------------------------------------
@@ -471,8 +469,10 @@ class TaskRun:
         return TaskEvaluation(
             task=self.spec.name, outcome=outcome, dsr=self.dsr, tests_passed=self.passed, tests_total=self.total,
             endpoints=self._endpoint_evidence(), durations=self.durations,
-            logs={name: clean_log(text) for name, text in self.logs.items()}, cases=self.cases,
-            detail=detail or f"all {self.total} hidden tests passed",
+            logs={name: team_view.relative_paths(clean_log(text), work_root=self.work.root)
+                  for name, text in self.logs.items()}, cases=self.cases,
+            detail=(team_view.relative_paths(detail, work_root=self.work.root)
+                    or f"all {self.total} hidden tests passed"),
         )
 
     def _endpoint_evidence(self) -> tuple[EndpointEvidence, ...]:
@@ -514,10 +514,3 @@ def hidden_java_classes(tests: Path) -> frozenset[str]:
         names.add(f"{match.group(1)}.{path.stem}" if match else path.stem)
     return frozenset(names)
 
-
-def _a_test_class(tests: Path) -> str | None:
-    """The simple name of one hidden JUnit class (a .java file declaring a @Test method), or None."""
-    for path in sorted(tests.rglob("*.java")):
-        if "@Test" in path.read_text(errors="replace"):
-            return path.stem
-    return None

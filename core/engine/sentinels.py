@@ -1,15 +1,18 @@
 """Sentinel tests: integrity checks that do not depend on the submission's good will (docs/scoring.md "The test phase").
 
 Where a test report can only come from a process that runs submitted code (white-box Python suites import the
-submission; in-process Java suites run its application in the test JVM), the platform adds two tests of its own with
-random names to every run: one that must pass and one that must be skipped (and, in Java runs, one that must
-fail). In pytest runs the skip is also a check: the must-skip sentinel passes instead when, after collection (which
-imports a white-box suite's submission modules), pytest's verdict-making functions were replaced or a plugin from
-outside the suite was registered. A report where either is missing or has
-another verdict was forged after the fact (an exit hook rewriting the JUnit file, a planted JUnit extension skipping
-test bodies, a `testSourceDirectory` pointing at the submission's own tests): the task ends `tampered`, scores 0 and
-is flagged. A skip is the negative sentinel because it counts toward no `--maxfail`/`-x` budget, so the sentinels
-never change how much of the real suite runs. The sentinel cases are removed before P and N are counted.
+submission; in-process Java suites run its application in the test JVM), the platform adds tests of its own with
+random names to every run: one that must pass and one that must be skipped (in Java runs also one that must fail;
+in pytest runs a second must-skip as the very last item). In pytest runs each skip is also a check: the sentinel
+passes instead when, since the session started, a function or class of pytest's or pluggy's verdict machinery (or a
+method of such a class) was replaced, or a plugin from outside the suite and the runner's own packages was
+registered; the first catches what the import of a white-box suite's submission modules did, the last what its code
+did while the tests ran. A report where a sentinel is missing or has another verdict was forged (an exit hook
+rewriting the JUnit file, a planted JUnit extension skipping test bodies, a hook flipping the known test names): the
+task ends `tampered`, scores 0 and is flagged. A skip is the negative sentinel because it counts toward no
+`--maxfail`/`-x` budget; a run cut short before its end may lack the last one. The sentinel cases are removed before
+P and N are counted. Limit: code running in the test process can still forge what these checks do not look at
+(docs/scoring.md "The test phase").
 """
 from __future__ import annotations
 
@@ -22,42 +25,51 @@ from core.grading.junit import JUnitResult, Status
 
 @dataclass(frozen=True)
 class Sentinels:
-    """The names of one run's two sentinel tests."""
+    """The names of one run's sentinel tests (class and method names, random per run)."""
 
     must_pass: str
     must_skip: str
     java_class: str
     must_fail: str = ""  # Java only: a JUnit run has no --maxfail budget a failing test could use up
+    must_skip_last: str = ""  # pytest only: the last item of the run, the same check after every real test
 
     @classmethod
     def new(cls) -> "Sentinels":
         token = secrets.token_hex(6)
         return cls(must_pass=f"test_{secrets.token_hex(5)}", must_skip=f"test_{secrets.token_hex(5)}",
-                   java_class=f"Rg{token.capitalize()}Test", must_fail=f"test_{secrets.token_hex(5)}")
+                   java_class=f"Rg{token.capitalize()}Test", must_fail=f"test_{secrets.token_hex(5)}",
+                   must_skip_last=f"test_{secrets.token_hex(5)}")
 
     def _mine(self, name: str, classname: str) -> bool:
-        return _bare(name) in (self.must_pass, self.must_skip, self.must_fail) or \
+        return _bare(name) in (self.must_pass, self.must_skip, self.must_fail, self.must_skip_last) or \
             classname.rsplit(".", 1)[-1] == self.java_class
 
-    def verdict(self, junit: JUnitResult, *, java: bool = False) -> tuple[JUnitResult, str | None]:
-        """(the report without the sentinel cases, None) when both sentinels have their verdicts, or when no real
+    def verdict(self, junit: JUnitResult, *, java: bool = False, expected: int = 0) -> tuple[JUnitResult, str | None]:
+        """(the report without the sentinel cases, None) when the sentinels have their verdicts, or when no real
         case passed (nothing to forge: a suite that failed to load never runs the sentinels either); else
-        (the same, a one-line reason the report is not to be trusted)."""
+        (the same, a one-line reason the report is not to be trusted). `expected`: the hidden suite's test count;
+        a pytest run that reports that many real cases ran to its end, so its last sentinel must be there (a run
+        cut short by --maxfail or a crash may lack it)."""
         found = {_bare(c.name): c.status for c in junit.cases if self._mine(c.name, c.classname)}
         rest = JUnitResult(tuple(c for c in junit.cases if not self._mine(c.name, c.classname)))
         intact = found.get(self.must_pass) is Status.PASSED and found.get(self.must_skip) is Status.SKIPPED
         if java:  # a failure turned into a pass (an extension swallowing exceptions) flips this one
             intact = intact and found.get(self.must_fail) in (Status.FAILED, Status.ERROR)
+        else:
+            last = found.get(self.must_skip_last)
+            intact = intact and (last is Status.SKIPPED or (last is None and rest.total < expected))
         if intact or rest.passed == 0:
             return rest, None
-        return rest, ("the platform's sentinel tests did not come back as run (one must pass, one must be "
-                      "skipped" + (", one must fail" if java else "") + "): the test report was altered")
+        return rest, ("the platform's sentinel tests did not come back as run (one must pass, "
+                      + ("one must be skipped, one must fail" if java else "two must be skipped: the first and the last")
+                      + "): the test report was altered")
 
     # --- Python: a pytest plugin that adds two items, whatever the suite's file and name patterns -------------
     def pytest_plugin(self, folder: Path) -> str:
         """Write the plugin module into `folder` and return its module name (load it with `-p NAME`)."""
-        name = f"rg_sentinel_{secrets.token_hex(4)}"
-        (folder / f"{name}.py").write_text(_PYTEST_PLUGIN.format(must_pass=self.must_pass, must_skip=self.must_skip))
+        name = f"p{secrets.token_hex(6)}"
+        (folder / f"{name}.py").write_text(_PYTEST_PLUGIN.format(must_pass=self.must_pass, must_skip=self.must_skip,
+                                                                 must_skip_last=self.must_skip_last))
         return name
 
     # --- Java: a JUnit 5 class compiled and run with the hidden tests ----------------------------------------
@@ -71,29 +83,34 @@ def _bare(name: str) -> str:
     return name[:-2] if name.endswith("()") else name
 
 
-_PYTEST_PLUGIN = '''# Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).
-import inspect
+_PYTEST_PLUGIN = '''# Written by the evaluator for one run: sentinel tests (see core/engine/sentinels.py).
+import importlib
 import sys
 
 import pytest
-import _pytest.junitxml
-import _pytest.python
-import _pytest.reports
-import _pytest.runner
-import _pytest.skipping
 
-#: What decides and records a verdict: replaced after start-up, the run's verdicts are not pytest's.
-_WATCHED = [(_pytest.python.Function, "runtest"), (_pytest.python, "pytest_pyfunc_call"),
-            (_pytest.runner, "call_and_report"), (_pytest.runner, "call_runtest_hook"),
-            (_pytest.runner.CallInfo, "from_call"), (_pytest.runner, "pytest_runtest_makereport"),
-            (_pytest.reports.TestReport, "from_item_and_call"), (_pytest.skipping, "pytest_runtest_makereport"),
-            (_pytest.junitxml.LogXML, "pytest_runtest_logreport"), (_pytest.junitxml.LogXML, "pytest_sessionfinish"),
-            (_pytest.junitxml._NodeReporter, "to_xml"), (_pytest.junitxml._NodeReporter, "append_pass")]
+#: Where pytest and pluggy decide and record a verdict: any of their functions or classes replaced after start-up,
+#: or a method of those classes, and the run's verdicts are not pytest's.
+_MODULES = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.skipping", "_pytest.junitxml",
+            "_pytest.main", "_pytest.outcomes", "_pytest.nodes", "_pytest.terminal", "_pytest.unittest",
+            "pluggy._callers", "pluggy._hooks", "pluggy._manager", "pluggy._result")
 _START = {{}}
 
 
 def _snapshot():
-    return [inspect.getattr_static(owner, name, None) for owner, name in _WATCHED]
+    state = []
+    for name in _MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        for key, value in sorted(vars(module).items()):
+            if callable(value):
+                state.append((name, key, id(value)))
+            if isinstance(value, type) and value.__module__ == name:
+                state += [(name, key, attr, id(member)) for attr, member in sorted(vars(value).items())
+                          if callable(member) or isinstance(member, (staticmethod, classmethod, property))]
+    return state
 
 
 def _intact(config):
@@ -113,7 +130,7 @@ def _intact(config):
 
 class _Sentinel(pytest.Item):
     def runtest(self):
-        if self.name == {must_skip!r} and _intact(self.config):
+        if self.name in ({must_skip!r}, {must_skip_last!r}) and _intact(self.config):
             pytest.skip("sentinel")
 
     def reportinfo(self):
@@ -130,6 +147,7 @@ def pytest_sessionstart(session):
 def pytest_collection_modifyitems(session, config, items):
     items[0:0] = [_Sentinel.from_parent(session, name={must_pass!r}),
                   _Sentinel.from_parent(session, name={must_skip!r})]
+    items.append(_Sentinel.from_parent(session, name={must_skip_last!r}))
 '''
 
 _JAVA_CLASS = '''// Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).

@@ -76,3 +76,25 @@ def rank_rows(
                                           resamples=resamples, seed=seed)
         ranked.append(RankedRow(key=row.key, rank=rank, tied_with_leader=tied, row=row))
     return ranked
+
+
+def significance_groups(
+    per_task_pass: Sequence[Sequence[float] | None], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> list[tuple[int, ...] | None]:
+    """Each row's significance group (docs/scoring.md "Significance groups"): for the rows of one view in board
+    order, given their per-task Pass@1 (same tasks, same order; None for a row known only by its aggregates), the
+    0-based positions of the rows not significantly different from it, itself included, ascending. Two rows are
+    not significantly different when the 95% paired bootstrap interval of the mean per-task Pass@1 difference
+    (tasks resampled jointly, the seeded resamples of the "≈#1" marker) contains 0; the relation is symmetric, so
+    each pair is computed once. A row without per-task values gets None and is in no other row's group.
+    Raises ValueError when two lists differ in length or one is empty."""
+    groups: list[list[int] | None] = [None if v is None else [i] for i, v in enumerate(per_task_pass)]
+    for i, a in enumerate(per_task_pass):
+        if a is None:
+            continue
+        for j in range(i + 1, len(per_task_pass)):
+            b = per_task_pass[j]
+            if b is not None and paired_tie_with_leader(list(a), list(b), resamples=resamples, seed=seed):
+                groups[i].append(j)
+                groups[j].append(i)
+    return [None if g is None else tuple(sorted(g)) for g in groups]

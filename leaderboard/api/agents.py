@@ -14,7 +14,7 @@ from submissions.agents.selectors import endpoint_data, endpoint_get
 from evaluation.services import generation_start
 from submissions.agents.services import endpoint_delete, endpoint_register
 from leaderboard.api.board import PayloadSerializer, bad_request_response, error_response
-from leaderboard.api.submissions import SubmissionOutputSerializer, split_from_body, submission_data
+from leaderboard.api.submissions import QUOTA_429, SubmissionOutputSerializer, split_from_body, submission_data
 
 #: The {ref} of the /api/v1/systems/{ref}/... routes.
 SYSTEM_REF = OpenApiParameter("ref", str, OpenApiParameter.PATH, description="system id or name")
@@ -122,7 +122,7 @@ class SystemRunApi(APIView):
                                                         "calling it, a split runs may not target) or the split "
                                                         "is unknown"),
                               403: NOT_YOURS, 404: error_response("no such system"),
-                              429: error_response("your team used its evaluations of the last 24 hours")})
+                              429: QUOTA_429})
     def post(self, request, ref: str):
         """Start an endpoint run of the system on a split (default: the site's): the platform calls the agent
         with each task's README. The submission starts in `generating`; follow it at /api/v1/submissions/{id}/

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,7 +17,10 @@ from catalog.models import Language, ReportedResult, Split, System
 from catalog.selectors import excluded_task_names, reported_as_dict, reported_results, split_get
 from leaderboard.research import SORT_KEYS, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
+from catalog.selectors import system_by_ref
 from catalog.services import system_create, team_for_user
+from submissions.systems import system_delete, system_has_ranked_submission, system_update
+from leaderboard.api.pagination import ApiPagination, paginated_response
 
 
 # --- shared output pieces ------------------------------------------------------------------------------------
@@ -156,13 +159,15 @@ class ReportedApartOutputSerializer(ReportedOutputSerializer):
     not_ranked_because = serializers.CharField(allow_null=True)
 
 
-class ReportedListOutputSerializer(PayloadSerializer):
-    """GET /api/v1/reported/."""
-
-    results = ReportedResultOutputSerializer(many=True)
-
-
 # --- the leaderboard -----------------------------------------------------------------------------------------
+class SignificanceGroupOutputSerializer(PayloadSerializer):
+    """A row's significance group (docs/scoring.md "Significance groups"): the rows of the view not significantly
+    different from it by the paired bootstrap over tasks, itself included, in board order."""
+
+    ranks = serializers.ListField(child=serializers.IntegerField(), help_text="their ranks")
+    systems = serializers.ListField(child=serializers.CharField(), help_text="their names")
+
+
 class LeaderboardRowOutputSerializer(PayloadSerializer):
     """A ranked row (leaderboard.selectors.LeaderboardRow.as_dict): a system's latest finished public run
     (`origin` `evaluated`), or a published result an admin verified (`reported`: the fields of a reported row, no
@@ -171,6 +176,8 @@ class LeaderboardRowOutputSerializer(PayloadSerializer):
     rank = serializers.IntegerField()
     tied_with_leader = serializers.BooleanField(
         allow_null=True, help_text="not significantly different from the leader (paired test); null when reported")
+    significance_group = SignificanceGroupOutputSerializer(
+        allow_null=True, help_text="the rows not significantly different from this one; null when reported")
     origin = serializers.ChoiceField(choices=[("evaluated", "evaluated by us"),
                                               ("reported", "reported by the authors, verified by an admin")])
     system = serializers.CharField()
@@ -304,19 +311,24 @@ class ReportedApi(APIView):
                                           help_text="only rows of this benchmark (by name)")
         split = serializers.CharField(required=False, allow_blank=True, help_text="only rows of this split (by name)")
 
+    pagination_class = ApiPagination
+
     @extend_schema(operation_id="reported_list", tags=["leaderboard"], parameters=[InputSerializer],
-                   responses={200: ReportedListOutputSerializer})
+                   responses={200: ReportedResultOutputSerializer(many=True),
+                              404: error_response("a page past the end")})
     def get(self, request):
         """Every published result "reported by the authors" (optionally of one benchmark and split, by name; an
         unknown name gives an empty list): values in percent as published, source, consistency findings, whether
-        an admin verified it. {"results": [row]}."""
+        an admin verified it. One page (leaderboard.api.pagination): {"count", "next", "previous",
+        "results": [row]}."""
         query = self.InputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = reported_results(benchmark=query.validated_data.get("benchmark"),
-                                split=query.validated_data.get("split"))
-        data = {"results": [{"benchmark": r.benchmark_name, "split": r.split_name, **reported_as_dict(r)}
-                            for r in rows]}
-        return Response(ReportedListOutputSerializer(data).data)
+                                split=query.validated_data.get("split")).order_by("benchmark_name", "split_name",
+                                                                                   "line", "pk")
+        return paginated_response(self, request, rows, lambda page: ReportedResultOutputSerializer(
+            [{"benchmark": r.benchmark_name, "split": r.split_name, **reported_as_dict(r)} for r in page],
+            many=True).data)
 
 
 # --- the task catalog ----------------------------------------------------------------------------------------
@@ -459,24 +471,111 @@ class SystemSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = System
-        fields = ["id", "name", "team", "agent_framework", "base_model", "type", "url", "description", "created_at"]
+        fields = ["id", "name", "team", "agent_framework", "base_model", "type", "url", "source_url", "description",
+                  "created_at"]
         read_only_fields = ["id", "team", "created_at"]
+
+
+class SystemCreateInputSerializer(SystemSerializer):
+    """POST /api/v1/systems/: the system's fields and, optionally, which of your teams owns it."""
+
+    team = serializers.CharField(required=False, max_length=100,
+                                 help_text="name of one of your teams (default: your first team)")
 
 
 class SystemListCreateApi(APIView):
     """/api/v1/systems/: GET every system, POST create one for the caller's team."""
 
-    @extend_schema(operation_id="systems_list", tags=["systems"], responses={200: SystemSerializer(many=True)})
-    def get(self, request):
-        """Every system, by name."""
-        return Response(SystemSerializer(System.objects.select_related("team"), many=True).data)
+    pagination_class = ApiPagination
 
-    @extend_schema(operation_id="systems_create", tags=["systems"], request=SystemSerializer,
-                   responses={201: SystemSerializer, 400: bad_request_response("a bad or taken field")})
+    @extend_schema(operation_id="systems_list", tags=["systems"],
+                   responses={200: SystemSerializer(many=True), 404: error_response("a page past the end")})
+    def get(self, request):
+        """Every system, by name, one page at a time (leaderboard.api.pagination): {"count", "next",
+        "previous", "results": [system]}."""
+        systems = System.objects.select_related("team").order_by("name", "pk")
+        return paginated_response(self, request, systems, lambda page: SystemSerializer(page, many=True).data)
+
+    @extend_schema(operation_id="systems_create", tags=["systems"], request=SystemCreateInputSerializer,
+                   responses={201: SystemSerializer, 400: bad_request_response("a bad or taken field, or a team "
+                                                                               "you are not a member of")})
     def post(self, request):
-        """Create a system owned by the caller's team (made on first use). 400 with {field: [messages]} for a bad
-        field (a taken name, an unknown type, ...)."""
-        ser = SystemSerializer(data=request.data)
+        """Create a system owned by the caller's team (made on first use), or by the team named in `team` (one of
+        the caller's). 400 with {field: [messages]} for a bad field (a taken name, an unknown type, a team that is
+        not the caller's, ...)."""
+        ser = SystemCreateInputSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        system = system_create(team=team_for_user(user=request.user), **ser.validated_data)
+        fields = dict(ser.validated_data)
+        team_name = fields.pop("team", None)
+        team = team_for_user(user=request.user)
+        if team_name:
+            team = request.user.teams.filter(name=team_name).first()
+            if team is None:
+                raise serializers.ValidationError({"team": [f"you are not a member of a team named {team_name!r}"]})
+        system = system_create(team=team, **fields)
         return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
+
+
+class SystemUpdateSerializer(serializers.Serializer):
+    """PATCH /api/v1/systems/{ref}/: any of these fields."""
+
+    name = serializers.CharField(required=False, max_length=100)
+    agent_framework = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    base_model = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    type = serializers.ChoiceField(required=False, choices=System.Type.choices)
+    url = serializers.URLField(required=False, allow_blank=True)
+    source_url = serializers.URLField(required=False, allow_blank=True, help_text="the system's public code")
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class SystemDetailOutputSerializer(SystemSerializer):
+    """A system with `ranked`: whether it has a ranked submission (then only url and description can change and
+    it cannot be deleted)."""
+
+    ranked = serializers.SerializerMethodField()
+
+    class Meta(SystemSerializer.Meta):
+        fields = [*SystemSerializer.Meta.fields, "ranked"]
+
+    def get_ranked(self, system: System) -> bool:
+        return system_has_ranked_submission(system=system)
+
+
+class SystemDetailApi(APIView):
+    """/api/v1/systems/{ref}/: GET a system, PATCH (edit) or DELETE one of your team's."""
+
+    def _system(self, ref: str) -> System:
+        system = system_by_ref(ref)
+        if system is None:
+            raise exceptions.NotFound(f"no system {ref!r}")
+        return system
+
+    @extend_schema(operation_id="system_read", tags=["systems"],
+                   responses={200: SystemDetailOutputSerializer, 404: error_response("no such system")})
+    def get(self, request, ref: str):
+        """The system named or numbered `ref`."""
+        return Response(SystemDetailOutputSerializer(self._system(ref)).data)
+
+    @extend_schema(operation_id="system_update", tags=["systems"], request=SystemUpdateSerializer,
+                   responses={200: SystemDetailOutputSerializer,
+                              400: bad_request_response("a bad or taken value, or a field a ranked system keeps"),
+                              403: error_response("not signed in, or another team's system"),
+                              404: error_response("no such system")})
+    def patch(self, request, ref: str):
+        """Change fields of your team's system. A system with a ranked submission may change only its url,
+        source_url and description (400 naming the field otherwise)."""
+        system = self._system(ref)
+        ser = SystemUpdateSerializer(data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        system = system_update(system=system, user=request.user, **ser.validated_data)
+        return Response(SystemDetailOutputSerializer(system).data)
+
+    @extend_schema(operation_id="system_delete", tags=["systems"], request=None,
+                   responses={204: None, 403: error_response("not signed in, or another team's system"),
+                              404: error_response("no such system"),
+                              409: error_response("it has a ranked submission, or one still running")})
+    def delete(self, request, ref: str):
+        """Delete your team's system with its submissions; 409 when it has a ranked submission (on the board or
+        withdrawn from it) or a submission still generating, queued or running."""
+        system_delete(system=self._system(ref), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

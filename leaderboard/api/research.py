@@ -14,7 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog.selectors import split_get
-from leaderboard.api.board import (IntervalField, MetricsOutputSerializer, PayloadSerializer, SplitQuerySerializer,
+from leaderboard.api.board import (IntervalField, MetricsOutputSerializer, PayloadSerializer,
+                                   SignificanceGroupOutputSerializer, SplitQuerySerializer,
                                    TaskDifficultyOutputSerializer, bad_request_response, error_response)
 from leaderboard.compare import system_compare
 from leaderboard.exports import board_csv, board_export, results_csv
@@ -197,6 +198,8 @@ class ExportViewOutputSerializer(MetricsOutputSerializer):
 
     rank = serializers.IntegerField(allow_null=True)
     tied_with_leader = serializers.BooleanField(allow_null=True)
+    significance_group = SignificanceGroupOutputSerializer(
+        allow_null=True, help_text="the ranked rows not significantly different from this one (null: not ranked)")
 
 
 class ExportViewsOutputSerializer(PayloadSerializer):
@@ -230,6 +233,9 @@ class ExportRowOutputSerializer(PayloadSerializer):
     evaluator = ExportEvaluatorOutputSerializer()
     outdated = serializers.BooleanField()
     ranked = serializers.BooleanField(help_text="false for the reference solutions (the oracle)")
+    badges = serializers.ListField(child=serializers.CharField(),
+                                   help_text="verified, agent-endpoint, open-source, oracle (leaderboard.badges)")
+    source_url = serializers.CharField(help_text="the public repository of the system's code ('' if none given)")
     views = ExportViewsOutputSerializer()
 
 

@@ -13,19 +13,21 @@ from rest_framework.views import APIView
 
 from core.report import report_csv
 from evaluation.models import RunStatus, TaskResult
-from evaluation.selectors import run_latest, run_progress, submission_report
+from evaluation.selectors import run_latest, run_progress, run_queue, submission_report
 from catalog.models import Language, Split
 from catalog.selectors import NotFound as SplitNotFound
 from catalog.selectors import split_get
 
 from leaderboard.api.board import (EvaluatorOutputSerializer, MetricsOutputSerializer, PayloadSerializer,
                                    bad_request_response, error_response)
+from leaderboard.api.pagination import ApiPagination, paginated_response
 from submissions.agents.selectors import generation_log, generation_progress
 from submissions.models import GenerationCall, Submission
 from catalog.selectors import system_by_ref, user_in_team
 from submissions.selectors import submission_archive, submission_get, submissions_visible
-from evaluation.services import submission_create
-from submissions.services import upload_size_check
+from evaluation.services import submission_cancel, submission_create
+from submissions.services import submission_withdraw, upload_size_check
+from submissions.quota import quota_status
 
 
 class SubmissionCreateInputSerializer(serializers.Serializer):
@@ -125,6 +127,50 @@ class GenerationOutputSerializer(PayloadSerializer):
     tasks = GenerationTaskOutputSerializer(many=True)
 
 
+class QueueOutputSerializer(PayloadSerializer):
+    """Where a queued submission stands (evaluation.selectors.run_queue)."""
+
+    position = serializers.IntegerField(help_text="1 + the submissions ahead of it")
+    ahead = serializers.IntegerField(help_text="queued or running submissions created before it")
+    tasks_ahead = serializers.IntegerField(help_text="their tasks not evaluated yet")
+    mean_task_seconds = serializers.FloatField(allow_null=True, help_text="mean seconds of one task over the "
+                                                                          "latest 50 evaluated; null without any")
+    slots = serializers.IntegerField(help_text="tasks evaluated at once (EVALUATION_TASK_CONCURRENCY)")
+    estimated_start = serializers.DateTimeField(allow_null=True, help_text="now + ceil(tasks_ahead / slots) × "
+                                                                           "mean; null without history")
+
+
+class QuotaOutputSerializer(PayloadSerializer):
+    """A team's daily quota (submissions.quota.QuotaStatus): failed and cancelled submissions do not count."""
+
+    team = serializers.CharField(required=False)
+    limit = serializers.IntegerField(help_text="submissions per rolling 24 hours")
+    used = serializers.IntegerField()
+    remaining = serializers.IntegerField()
+    next_at = serializers.DateTimeField(allow_null=True, help_text="when the oldest counted submission leaves the "
+                                                                   "24-hour window (a slot comes back)")
+    text = serializers.CharField(required=False, help_text='"N of M submissions left today, next one at HH:MM"')
+
+
+class QuotaListOutputSerializer(PayloadSerializer):
+    """GET /api/v1/quota/: one entry per team of the caller."""
+
+    teams = QuotaOutputSerializer(many=True)
+
+
+class QuotaErrorOutputSerializer(PayloadSerializer):
+    """The body of a 429 for a used quota: the message ("... 0 of M submissions left today, next one at HH:MM")
+    and the team's quota."""
+
+    detail = serializers.CharField()
+    quota = QuotaOutputSerializer()
+
+
+#: A used daily quota (POST /api/v1/submissions/, POST /api/v1/systems/{ref}/runs/).
+QUOTA_429 = OpenApiResponse(QuotaErrorOutputSerializer, description="your team used its submissions of the last 24 "
+                            "hours; `quota.next_at` says when the next one is possible")
+
+
 class SubmissionOutputSerializer(PayloadSerializer):
     """A submission (`submission_data`): its fields, its latest run (null before any) and, for endpoint
     submissions on the detail and create answers, its `generation` log."""
@@ -140,11 +186,16 @@ class SubmissionOutputSerializer(PayloadSerializer):
     archive_name = serializers.CharField()
     archive_bytes = serializers.IntegerField()
     archive_sha256 = serializers.CharField()
+    note = serializers.CharField(help_text="the team's note on the submission (at most 300 characters)")
     is_public = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     source = serializers.ChoiceField(choices=Submission.Source.choices)
+    withdrawn_at = serializers.DateTimeField(allow_null=True, help_text="when it was withdrawn from the public "
+                                                                      "board (then it is private); null if never")
+    withdrawn_reason = serializers.CharField(required=False, help_text="why (the submission's team only)")
     run = RunOutputSerializer(allow_null=True)
+    queue = QueueOutputSerializer(allow_null=True, help_text="position and estimated start while queued; else null")
     generation = GenerationOutputSerializer(required=False)
 
 
@@ -159,11 +210,14 @@ def submission_data(submission: Submission, *, with_progress: bool = True, membe
         "benchmark": submission.split.benchmark.name, "split": submission.split.name,
         "status": submission.status, "error": submission.error, "warnings": submission.layout_warnings,
         "archive_name": submission.archive_name, "archive_bytes": submission.archive_bytes,
-        "archive_sha256": submission.archive_sha256, "is_public": submission.is_public,
+        "archive_sha256": submission.archive_sha256, "note": submission.note, "is_public": submission.is_public,
         "created_at": submission.created_at.isoformat(),
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
-        "source": submission.source, "run": None,
+        "source": submission.source, "run": None, "queue": None,
+        "withdrawn_at": submission.withdrawn_at.isoformat() if submission.withdrawn_at else None,
     }
+    if member and submission.withdrawn_at:
+        data["withdrawn_reason"] = submission.withdrawn_reason
     if submission.source == Submission.Source.ENDPOINT and with_progress:
         data["generation"] = {**generation_progress(submission=submission),
                               "tasks": generation_log(submission=submission, with_calls=member)}
@@ -175,6 +229,7 @@ def submission_data(submission: Submission, *, with_progress: bool = True, membe
                        "summary": run.summary}
         if with_progress:
             data["run"]["progress"] = run_progress(run=run)
+            data["queue"] = run_queue(run=run)
     return data
 
 
@@ -190,22 +245,28 @@ class SubmissionListCreateApi(APIView):
 
     parser_classes = [MultiPartParser, FormParser]
 
+    pagination_class = ApiPagination
+
     @extend_schema(operation_id="submissions_list", tags=["submissions"],
-                   responses={200: SubmissionOutputSerializer(many=True)})
+                   responses={200: SubmissionOutputSerializer(many=True), 404: error_response("a page past the end")})
     def get(self, request):
-        """The submissions you can see (public ones and your team's), newest first, at most 200; without
-        per-task progress or generation log (see GET /api/v1/submissions/{id}/)."""
-        data = [submission_data(s, with_progress=False) for s in submissions_visible(user=request.user)[:200]]
-        return Response(SubmissionOutputSerializer(data, many=True).data)
+        """The submissions you can see (public ones and your team's), newest first, one page at a time
+        (leaderboard.api.pagination): {"count", "next", "previous", "results": [submission]}; without per-task
+        progress or generation log (see GET /api/v1/submissions/{id}/)."""
+        visible = submissions_visible(user=request.user).order_by("-created_at", "-pk")
+        return paginated_response(self, request, visible, lambda page: SubmissionOutputSerializer(
+            [submission_data(s, with_progress=False) for s in page], many=True).data)
 
     @extend_schema(operation_id="submissions_create", tags=["submissions"],
                    request={"multipart/form-data": SubmissionCreateInputSerializer},
                    responses={201: SubmissionOutputSerializer,
                               400: bad_request_response("the archive was refused (too big, not an archive, a link, "
-                                                        "a path escaping its folder, no task folder, ...) or the "
+                                                        "a path escaping its folder, a name over 255 bytes, no "
+                                                        "task folder, byte-identical to another team's archive on "
+                                                        "the split, ...) or the "
                                                         "split is unknown or takes no upload; nothing was stored"),
                               403: error_response("not signed in, or the system is not your team's"),
-                              429: error_response("your team used its evaluations of the last 24 hours")})
+                              429: QUOTA_429})
     def post(self, request):
         """Upload an archive (.zip or .tar.gz, one folder per task) for a system of your team; the submission
         is queued for evaluation. 400 for a refused archive or an unknown split, 403 for a system that is not
@@ -309,3 +370,72 @@ class SubmissionArchiveApi(APIView):
         except FileNotFoundError as exc:
             raise NotFound(str(exc)) from exc
         return FileResponse(handle, as_attachment=True, filename=filename)
+
+
+def _member_answer(request, submission: Submission) -> Response:
+    submission.refresh_from_db()
+    data = submission_data(submission, member=user_in_team(user=request.user, team=submission.system.team))
+    return Response(SubmissionOutputSerializer(data).data)
+
+
+class SubmissionCancelApi(APIView):
+    """POST /api/v1/submissions/{id}/cancel/ (see `post`)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="submission_cancel", tags=["submissions"], request=None,
+                   responses={200: SubmissionOutputSerializer,
+                              403: error_response("not signed in, or not the submission's team"),
+                              404: error_response("no such submission that you can see"),
+                              409: error_response("the submission has already finished, failed or been cancelled")})
+    def post(self, request, pk: int):
+        """Cancel a generating, queued or running submission of your team: its tasks stop within seconds (their
+        sandboxes are torn down), its status becomes `cancelled` and it no longer counts against your team's
+        daily quota. 409 when it has already ended."""
+        submission = _visible(request, pk)
+        submission_cancel(submission=submission, user=request.user)
+        return _member_answer(request, submission)
+
+
+class WithdrawInputSerializer(serializers.Serializer):
+    """POST /api/v1/submissions/{id}/withdraw/."""
+
+    reason = serializers.CharField(max_length=500, help_text="why it leaves the board (kept for the admins)")
+
+
+class SubmissionWithdrawApi(APIView):
+    """POST /api/v1/submissions/{id}/withdraw/ (see `post`)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="submission_withdraw", tags=["submissions"], request=WithdrawInputSerializer,
+                   responses={200: SubmissionOutputSerializer,
+                              400: bad_request_response("no reason, or one over 500 characters"),
+                              403: error_response("not signed in, or not the submission's team"),
+                              404: error_response("no such submission that you can see"),
+                              409: error_response("not a finished public submission (or already withdrawn)")})
+    def post(self, request, pk: int):
+        """Withdraw a finished public submission of your team from the public board, saying why. It stays
+        stored, private (your team and the admins see it), with who withdrew it, when and why; the board ranks
+        the system by its previous public run, if any. 409 when it is not finished, not public or already
+        withdrawn."""
+        submission = _visible(request, pk)
+        ser = WithdrawInputSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        submission_withdraw(submission=submission, user=request.user, reason=ser.validated_data["reason"])
+        return _member_answer(request, submission)
+
+
+class QuotaApi(APIView):
+    """GET /api/v1/quota/ (see `get`)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="quota_read", tags=["submissions"],
+                   responses={200: QuotaListOutputSerializer, 403: error_response("not signed in")})
+    def get(self, request):
+        """The daily quota of each of your teams (`teams`, by name): limit, used, remaining and when the next slot
+        comes back (the same numbers a 429 carries in its `quota`)."""
+        data = [{"team": team.name, **q.as_dict(), "text": q.sentence()}
+                for team in request.user.teams.order_by("name") for q in [quota_status(team=team)]]
+        return Response(QuotaListOutputSerializer({"teams": data}).data)

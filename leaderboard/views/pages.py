@@ -4,14 +4,18 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
-import markdown
+from markdown_it import MarkdownIt
 from django_ratelimit.decorators import ratelimit
 
-from leaderboard.charts import failure_breakdown_figure, radar_figure
-from leaderboard.forms import SignUpForm, SystemForm
+from leaderboard.accounts import account_email_set, verification_send
+from leaderboard.charts import failure_breakdown_figure, radar_figure, shared_template
+from leaderboard.forms import SignUpForm, SystemCreateForm, SystemForm
+from leaderboard.history import system_history
 from catalog.models import Benchmark, Split, System
 from catalog.selectors import NotFound, default_benchmark_name, excluded_task_names, reported_results, split_get, split_tasks
 from leaderboard.research import BoardQuery, board_choices, board_filter, board_query
@@ -19,8 +23,15 @@ from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_ro
 from catalog.services import system_create, team_for_user
 from submissions.agents.selectors import system_agent_panel
 from submissions.selectors import submissions_visible
+from submissions.services import SubmissionError
+from submissions.systems import ALWAYS_EDITABLE, system_delete, system_has_ranked_submission, system_update
+from catalog.selectors import user_in_team
+from django.core.exceptions import PermissionDenied
+from django.views.decorators.http import require_POST
 
 LABELS = {"python": "Python", "java": "Java", "overall": "Overall"}
+#: Rows per page of a page's long lists (a system's submissions): ?page= picks the page (leaderboard/_pager.html).
+PAGE_ROWS = 25
 REPORTED_LANGUAGES = [("python", "Python"), ("java", "Java")]
 
 
@@ -73,12 +84,15 @@ def home(request):
                                          for r in rows],
                                    title=f"{LABELS[language]}: {split.benchmark.name} / {split.name}"),
             "reported": reported_apart(split=split, rows=ranked), "hidden": len(ranked) - len(rows),
+            "ranked_count": len(ranked),
             "leader": evaluated[0] if evaluated else None, "runner_up": evaluated[1] if len(evaluated) > 1 else None,
             "oracle": reference_rows(split=split, language=language),
             "reported_languages": REPORTED_LANGUAGES if overall else [(language, LABELS[language])],
         })
     active = request.GET.get("language", "python")
+    plotly_template = shared_template(v["figure"] for v in views)  # once per page, not once per tab
     return render(request, "leaderboard/home.html", {"split": split, "views": views,
+                                                     "plotly_template": plotly_template,
                                                      "active": active if active in LANGUAGE_VIEWS else "python",
                                                      "query": query, "query_problem": problem,
                                                      "choices": board_choices(everything)})
@@ -96,13 +110,16 @@ def reported(request):
         "languages": REPORTED_LANGUAGES})
 
 
+#: READMEs are read the way GitHub shows them: CommonMark plus GFM tables and strikethrough (markdown-it-py), with
+#: raw HTML shown as text (`html` off), so `<id>` in paths stays visible and no markup of a README reaches the page;
+#: markdown-it-py's link check drops javascript:, vbscript:, file: and non-image data: URLs.
+_README = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+
+
 def render_readme(text: str) -> str:
-    """Markdown to HTML with raw HTML shown as text, so `<id>` in paths stays visible and no markup in a
-    README reaches the page (Python-Markdown docs: deregister the html_block and html processors)."""
-    md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
-    md.preprocessors.deregister("html_block")
-    md.inlinePatterns.deregister("html")
-    return md.convert(text)
+    """A task's README (Markdown) as HTML the way GitHub renders it: CommonMark (a list may follow a paragraph
+    line directly), GFM tables and strikethrough; raw HTML escaped, script URLs not linked."""
+    return _README.render(text)
 
 
 def task_list(request):
@@ -122,21 +139,29 @@ def task_detail(request, name: str):
 
 
 def system_detail(request, pk: int):
-    """A system and its public submissions (plus private ones for its team); for its team also the agent
-    endpoint form and the "Run on split" button."""
+    """A system and its public submissions (plus private ones for its team), PAGE_ROWS per page (?page=, newest
+    first); for its team also the agent endpoint form and the "Run on split" button."""
     system = get_object_or_404(System.objects.select_related("team"), pk=pk)
-    subs = list(submissions_visible(user=request.user).filter(system=system).prefetch_related("runs"))
+    visible = submissions_visible(user=request.user).filter(system=system).order_by("-created_at", "-pk")
+    page = Paginator(visible.prefetch_related("runs"), PAGE_ROWS).get_page(request.GET.get("page"))
+    subs = list(page)  # this page's submissions, newest first; the chart shows the same ones
     scored = [(f"#{s.pk} {s.created_at:%Y-%m-%d}", run.scores.overall["outcomes"])
               for s in subs for run in s.runs.all()[:1] if run.scores]
     figure = failure_breakdown_figure(rows=scored, title="Failure breakdown per submission") if scored else None
-    return render(request, "leaderboard/system_detail.html", {"system": system, "submissions": subs,
-                                                              "figure": figure,
+    member = user_in_team(user=request.user, team=system.team)
+    return render(request, "leaderboard/system_detail.html", {"system": system, "submissions": subs, "page": page,
+                                                              "figure": figure, "is_member": member,
+                                                              "history": system_history(system=system),
+                                                              "ranked": member and system_has_ranked_submission(
+                                                                  system=system),
                                                               "agent": system_agent_panel(system=system, user=request.user)})
 
 
 @ratelimit(key="ip", rate=lambda group, request: settings.SIGNUP_RATE, method="POST", block=False)
 def signup(request):
-    """Create an account (and a personal team), then log in. At most SIGNUP_RATE new accounts per address (429)."""
+    """Create an account (and a personal team), mail the link that verifies its e-mail address
+    (leaderboard.accounts), then log in. 400 with the form's errors; at most SIGNUP_RATE new accounts per
+    address (429)."""
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and getattr(request, "limited", False):
         form.is_valid()  # add_error needs a cleaned form
@@ -144,24 +169,83 @@ def signup(request):
                              "ask your team to add you instead.")
         return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            with transaction.atomic():
+                user = form.save()
+                record = account_email_set(user=user, email=form.cleaned_data["email"])
+        except ValidationError as exc:  # the address was taken between the form's check and the write
+            form.add_error(None, exc)
+            return render(request, "registration/signup.html", {"form": form}, status=400)
         team_for_user(user=user)
+        verification_send(request=request, record=record)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Create a system, then submit its generated repositories.")
+        messages.success(request, f"Welcome! We sent a link to {record.email}: open it to verify the address "
+                                  "(it is how you reset a forgotten password). Now create a system, then submit "
+                                  "its generated repositories.")
         return redirect("leaderboard:system_new")
+    if request.method == "POST":
+        return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": form})
 
 
 @login_required
 def system_new(request):
-    """Create a system for the user's team."""
-    form = SystemForm(request.POST or None)
+    """Create a system for the user's team (the one chosen, for members of several)."""
+    form = SystemCreateForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
+        fields = dict(form.cleaned_data)
+        team = fields.pop("team", None) or team_for_user(user=request.user)
         try:
-            system = system_create(team=team_for_user(user=request.user), **form.cleaned_data)
+            system = system_create(team=team, **fields)
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
             messages.success(request, f"System {system.name} created.")
             return redirect("submissions:submit")
-    return render(request, "leaderboard/system_form.html", {"form": form})
+    return render(request, "leaderboard/system_form.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _own_system_or_403(request, pk: int) -> System:
+    system = get_object_or_404(System.objects.select_related("team"), pk=pk)
+    if not (user_in_team(user=request.user, team=system.team) or request.user.is_staff):
+        raise PermissionDenied(f"the system {system.name!r} belongs to another team")
+    return system
+
+
+@login_required
+def system_edit(request, pk: int):
+    """Edit a system of the user's team; one with a ranked submission keeps everything but URL and description
+    (those fields are shown disabled)."""
+    system = _own_system_or_403(request, pk)
+    ranked = system_has_ranked_submission(system=system)
+    form = SystemForm(request.POST or None, instance=System.objects.get(pk=system.pk))
+    if ranked:
+        for name, field in form.fields.items():
+            if name not in ALWAYS_EDITABLE:
+                field.disabled = True
+                field.help_text = "kept as the board showed it: the system has a ranked submission"
+    if request.method == "POST" and form.is_valid():
+        try:
+            system_update(system=system, user=request.user,
+                          **{k: v for k, v in form.cleaned_data.items() if not form.fields[k].disabled})
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"System {system.name} saved.")
+            return redirect("leaderboard:system", pk=system.pk)
+    return render(request, "leaderboard/system_form.html", {"form": form, "system": system, "ranked": ranked},
+                  status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def system_remove(request, pk: int):
+    """Delete a system of the user's team that has no ranked submission (and none running)."""
+    system = _own_system_or_403(request, pk)
+    try:
+        system_delete(system=system, user=request.user)
+    except SubmissionError as exc:
+        messages.error(request, str(exc))
+        return redirect("leaderboard:system", pk=pk)
+    messages.success(request, f"System {system.name} and its submissions were deleted.")
+    return redirect("leaderboard:home")

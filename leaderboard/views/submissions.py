@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from core.report import report_csv
-from evaluation.selectors import run_latest, submission_report
+from evaluation.selectors import run_latest, run_queue, submission_report
 from leaderboard.charts import failure_breakdown_figure
 from catalog.selectors import NotFound, split_get
 
@@ -17,8 +17,17 @@ from leaderboard.forms import SubmissionForm
 from submissions.models import Submission
 from catalog.selectors import user_in_team
 from submissions.selectors import submission_archive, submission_get
-from evaluation.services import submission_create
-from submissions.services import SubmissionError, upload_size_check
+from django.views.decorators.http import require_POST
+
+from evaluation.services import submission_cancel, submission_create
+from submissions.services import SubmissionError, submission_withdraw, upload_size_check
+from submissions.quota import QuotaStatus, quota_status
+
+
+def _quotas(user) -> list[tuple[str, QuotaStatus]]:
+    """(team name, its quota now) for each team of the user that owns a system."""
+    return [(team.name, quota_status(team=team)) for team in user.teams.filter(systems__isnull=False)
+            .distinct().order_by("name")]
 
 
 @login_required
@@ -29,7 +38,8 @@ def submit(request):
             upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
         except SubmissionError as exc:  # the body is not read: show an empty form with the reason
             return render(request, "submissions/submit.html", {"form": SubmissionForm(user=request.user),
-                                                               "upload_error": str(exc)}, status=400)
+                                                               "upload_error": str(exc),
+                                                               "quotas": _quotas(request.user)}, status=400)
     form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user)
     if not form.fields["system"].queryset.exists():
         messages.info(request, "Create a system first: submissions belong to a system.")
@@ -39,12 +49,14 @@ def submit(request):
             split = split_get()
             submission = submission_create(system=form.cleaned_data["system"], split=split,
                                            upload=form.cleaned_data["archive"], user=request.user,
-                                           note=form.cleaned_data["note"], is_public=form.cleaned_data["is_public"])
+                                           note=form.cleaned_data["note"], is_public=form.cleaned_data["is_public"],
+                                           allow_missing=form.cleaned_data["allow_missing"])
         except (SubmissionError, NotFound) as exc:
             form.add_error("archive", str(exc))
         else:
             return redirect("submissions:detail", pk=submission.pk)
-    return render(request, "submissions/submit.html", {"form": form}, status=400 if form.errors else 200)
+    return render(request, "submissions/submit.html", {"form": form, "quotas": _quotas(request.user)},
+                  status=400 if form.errors else 200)
 
 
 def _visible_or_404(request, pk: int) -> Submission:
@@ -69,6 +81,7 @@ def detail(request, pk: int):
     endpoint = submission.source == Submission.Source.ENDPOINT
     return render(request, "submissions/detail.html", {
         "submission": submission, "run": run, "results": results, "figure": figure, "stalled": stalled,
+        "queue": run_queue(run=run) if run else None,
         "show_cases": public_split, "show_logs": member, "is_member": member,
         "generation": generation_log(submission=submission, with_calls=member) if endpoint else None,
         "generation_progress": generation_progress(submission=submission) if endpoint else None,
@@ -110,3 +123,36 @@ def report_csv_view(request, pk: int):
     response = HttpResponse(report_csv(_report_or_404(request, pk)), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="submission-{pk}-report.csv"'
     return response
+
+
+@require_POST
+@login_required
+def cancel(request, pk: int):
+    """The status page's Cancel button: stop a generating, queued or running submission of the user's team."""
+    submission = _visible_or_404(request, pk)
+    try:
+        submission_cancel(submission=submission, user=request.user)
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except SubmissionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Submission #{pk} was cancelled; it does not count against your team's quota.")
+    return redirect("submissions:detail", pk=pk)
+
+
+@require_POST
+@login_required
+def withdraw(request, pk: int):
+    """The status page's Withdraw form: take a finished public submission off the board, with a reason."""
+    submission = _visible_or_404(request, pk)
+    try:
+        submission_withdraw(submission=submission, user=request.user, reason=request.POST.get("reason", ""))
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except SubmissionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Submission #{pk} was withdrawn from the public board; it stays here for your "
+                                  "team and the admins.")
+    return redirect("submissions:detail", pk=pk)

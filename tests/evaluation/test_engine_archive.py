@@ -624,3 +624,38 @@ def test_the_write_budget_stops_a_member_that_outgrows_it(tmp_path):
     budget = [3 * MIB]
     _copy_stream(io.BytesIO(bytes(3 * MIB)), tmp_path / "exact.bin", budget)
     assert (tmp_path / "exact.bin").stat().st_size == 3 * MIB and budget == [0]
+
+
+@pytest.mark.parametrize("name, refused", [
+    ("a" * 255, False),  # NAME_MAX exactly
+    ("a" * 256, True),
+    ("é" * 127, False),  # 254 bytes of UTF-8
+    ("é" * 128, True),  # 128 characters but 256 bytes
+])
+def test_a_name_longer_than_the_file_system_takes_is_refused_at_inspection(tmp_path, name, refused):
+    from core.engine.archive import ArchiveError, inspect_archive
+
+    path = tmp_path / "long.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("TodoList/start.sh", "echo\n")
+        zf.writestr(f"TodoList/{name}", "x")
+    if refused:
+        with pytest.raises(ArchiveError, match="at most 255 bytes"):
+            inspect_archive(path, task_names=["TodoList"])
+    else:
+        assert inspect_archive(path, task_names=["TodoList"]).folders == ("TodoList",)
+
+
+def test_a_lone_folder_named_like_a_task_in_another_case_is_not_unwrapped(tmp_path):
+    from core.engine.archive import inspect_archive
+
+    path = tmp_path / "case.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("todolist/start.sh", "echo\n")
+        zf.writestr("todolist/src/app.py", "x")
+    manifest = inspect_archive(path, task_names=["TodoList", "Notes"])
+    assert (manifest.prefix, manifest.folders) == ("", ("todolist",))
+    wrapped = tmp_path / "wrapped.zip"
+    with zipfile.ZipFile(wrapped, "w") as zf:
+        zf.writestr("run-1/TodoList/start.sh", "echo\n")
+    assert inspect_archive(wrapped, task_names=["TodoList"]).prefix == "run-1"  # a real wrapper still is one

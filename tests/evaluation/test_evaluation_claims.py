@@ -155,15 +155,18 @@ def test_unknown_folders_are_reported_as_layout_warnings(submit):
     run_extract(run=run)
 
     submission.refresh_from_db()
-    assert submission.layout_warnings == ["folder 'Todolist' matches no task of the split and is ignored"]
+    assert submission.layout_warnings == [
+        "5 tasks missing (each scores 0): Bookstore, InventoryService, Notes, Tic-Tac-Toe, UserManagement_2",
+        "folder 'Todolist' matches no task of the split and is ignored"]
     assert EvaluationRun.objects.get(pk=run.pk).phase == "tasks"
 
 
 def test_a_folder_differing_only_in_case_gets_a_case_hint(submit):
     submission = submit(_zip([("Notes/start.sh", b"echo"), ("todolist/start.sh", b"echo")]))
 
-    assert submission.layout_warnings == ["folder 'todolist' is not task 'TodoList': task names are case-sensitive, "
-                                          "so 'TodoList' scores 0 as missing"]
+    assert submission.layout_warnings == [
+        "5 tasks missing (each scores 0): Bookstore, InventoryService, Tic-Tac-Toe, TodoList, UserManagement_2",
+        "folder 'todolist' is not task 'TodoList': task names are case-sensitive, so 'TodoList' scores 0 as missing"]
 
 
 @pytest.mark.django_db(transaction=True)  # the pool thread writes through its own connection
@@ -177,7 +180,7 @@ def test_an_inline_run_retries_a_platform_fault_like_the_worker(make_user, priva
     faults = {"TodoList": 1, "InventoryService": pipeline.MAX_ATTEMPTS}  # one recovers, one never does
     calls: dict[str, int] = {}
 
-    def flaky_platform(*, task, repo, on_phase=None, harvest_maven=False):
+    def flaky_platform(*, task, repo, on_phase=None, harvest_maven=False, watch=None):
         calls[task.name] = calls.get(task.name, 0) + 1
         if calls[task.name] <= faults.get(task.name, 0):
             raise SandboxError("the sandbox could not be created")

@@ -447,3 +447,29 @@ def test_code_run_at_install_cannot_change_the_shared_package_cache(own_work_roo
         assert changed == [], f"code run during install changed {len(changed)} shared cache files"
     finally:
         planted.unlink(missing_ok=True)
+
+
+# --- what a team reads of a failed start (issue 12 defects) ----------------------------------------
+def test_a_start_script_with_windows_line_endings_says_so(own_work_root, task_named, tmp_path):
+    task = task_named("TodoList")
+    repo = make_repo(tmp_path, {"server.py": HEALTH_ONLY})
+    (repo / "start.sh").write_bytes(b"#!/bin/sh\r\nexec python server.py\r\n")
+    (repo / "start.sh").chmod(0o755)
+
+    result = evaluate_fast(task, repo)
+
+    assert result.outcome == "start_crashed", result.detail
+    assert "start.sh has Windows line endings" in result.detail
+
+
+def test_logs_shown_to_the_team_hold_paths_relative_to_the_repository(own_work_root, task_named, tmp_path):
+    task = task_named("TodoList")
+    repo = make_repo(tmp_path, {"app.py": "import json\nraise SystemExit(open('data/missing.json').read())\n",
+                                "start.sh": "exec python app.py\n"})
+
+    result = evaluate_fast(task, repo)
+
+    assert result.outcome == "start_crashed", result.detail
+    log = result.logs["start"]
+    assert 'File "app.py"' in log, log
+    assert str(own_work_root) not in log and "/var/work/" not in log

@@ -112,6 +112,48 @@ def _runtest(self):
 
 _pytest.python.Function.runtest = _runtest
 """
+#: The report object's constructor wrapped at import (red team round 5): the suite's cases (node ids with a file
+#: part) passed, the platform's sentinels (node ids without one) left alone.
+PATCH_REPORT_INIT = """
+import _pytest.reports
+_init = _pytest.reports.TestReport.__init__
+
+def _forged(self, nodeid, *args, **kwargs):
+    _init(self, nodeid, *args, **kwargs)
+    if ".py::" in str(nodeid):
+        self.outcome, self.longrepr = "passed", None
+
+_pytest.reports.TestReport.__init__ = _forged
+"""
+#: A hook that flips verdicts, registered only once the first hidden test calls the submission (after the first
+#: sentinels ran).
+FLIP_LATE = """
+_armed = []
+
+def _arm():
+    if _armed:
+        return
+    _armed.append(1)
+    exec(compile('''
+import gc, pytest
+from _pytest.config import Config
+
+class _Flip:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if item.name in ("test_add", "test_mul", "test_sub"):
+            report.outcome, report.longrepr = "passed", None
+
+next(o for o in gc.get_objects() if isinstance(o, Config)).pluginmanager.register(_Flip())
+''', "late", "exec"), {})
+
+_add = add
+def add(a, b):
+    _arm()
+    return _add(a, b)
+"""
 SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(os.environ['PORT'])), " \
           "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
 
@@ -132,8 +174,10 @@ def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, bac
                                               "tests.test_calc::test_sub"}  # the sentinels are not counted
 
 
-@pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH, FLIP_KNOWN_NAMES, SKIP_KNOWN_BODIES],
-                         ids=["rewrite-in-place", "rewrite-fresh", "flip-known-names", "skip-known-bodies"])
+@pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH, FLIP_KNOWN_NAMES, SKIP_KNOWN_BODIES,
+                                    PATCH_REPORT_INIT, FLIP_LATE],
+                         ids=["rewrite-in-place", "rewrite-fresh", "flip-known-names", "skip-known-bodies",
+                              "patch-report-init", "flip-late"])
 def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
     result = _white_box(tmp_path, backend, attack=attack)
 
@@ -197,9 +241,9 @@ def test_test_machinery_broken_in_the_builds_maven_repository_never_reaches_the_
 
 
 
-#: A build step that rewrites the hidden test class it was given (src/test, before javac) into 15 empty tests of the
-#: same class name; the platform's sentinel class is left alone, so its verdicts stay right.
-REWRITE_HIDDEN = ("f=$(grep -rl 'class InventoryApiTest' src/test/java); "
+#: A build step that writes a class of the hidden test's name (15 empty tests) into src/test and compiles it with
+#: the build: were a class file of the build's used, the hidden suite would read 15 of 15.
+REWRITE_HIDDEN = ("d=src/test/java/com/example/inventory; mkdir -p $d; f=$d/InventoryApiTest.java; "
                   "printf 'package com.example.inventory;\\npublic class InventoryApiTest {\\n' &gt; \"$f\"; "
                   "for i in $(seq 15); do printf '@org.junit.jupiter.api.Test void t%s() {}\\n' $i &gt;&gt; \"$f\"; done; "
                   "echo '}' &gt;&gt; \"$f\"")
@@ -284,8 +328,8 @@ def test_a_junit_extension_forced_on_by_the_pom_is_tampered(inventory, backend):
 
 def test_a_build_copying_the_hidden_tests_into_its_output_leaks_nothing_to_the_service(inventory):
     task, repo = inventory
-    # An extra resources execution copies src/test (with the hidden tests, present during the build) into
-    # target/classes; start.sh would print them into the start log the team reads.
+    # An extra resources execution copies src/test into target/classes; start.sh prints what it got into the start
+    # log the team reads. The build is given the sentinel class alone: the hidden tests are never there to copy.
     _pom(repo, "<plugins>", """<plugins><plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version>
       <executions><execution><id>leak</id><phase>process-test-resources</phase><goals><goal>copy-resources</goal></goals>
       <configuration><outputDirectory>${project.build.outputDirectory}/leak</outputDirectory>
@@ -301,7 +345,7 @@ def test_a_build_copying_the_hidden_tests_into_its_output_leaks_nothing_to_the_s
     hidden_source = next((task_spec(task).hidden_dir / "src" / "test").rglob("*.java")).read_text()
     assert "@Test" in hidden_source
     assert hidden_source.splitlines()[-3] not in result.logs["start"]
-    assert "@Test" not in result.logs["start"]
+    assert "InventoryApiTest" not in result.logs["start"]  # only the sentinel class was there to copy
     assert result.outcome == "passed", result.detail
 
 
@@ -408,7 +452,7 @@ def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_ne
                            toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
-    assert "target/tc/" in result.detail
+    assert "testOutputDirectory" in result.detail
     assert "LEAK" not in result.logs.get("start", "")
 
 
@@ -430,8 +474,8 @@ def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inve
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
-@pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "leak-by-content",
-                                    "processor-path-of-its-own", "javac-of-its-own"])
+@pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "processor-path-of-its-own",
+                                    "javac-of-its-own", "test-resources-from-outside"])
 def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tampered(inventory, backend, attack):
     task, repo = inventory
     if attack == "shadowed-junit-class":  # JUnit's own result class replaced from the submission's classes
@@ -445,16 +489,89 @@ def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tamp
         hook = ("<compilerArgs><arg>-processorpath</arg><arg>${project.build.outputDirectory}</arg></compilerArgs>"
                 if attack == "processor-path-of-its-own" else "<fork>true</fork><executable>./javac</executable>")
         _pom(repo, "<release>17</release>", f"<release>17</release>{hook}")
-    else:  # the compiled hidden tests copied from deeper down, under another file name
-        _pom(repo, "<executions>", """<executions>
-          <execution><id>leak</id><phase>test-compile</phase><goals><goal>copy-resources</goal></goals>
-            <configuration><outputDirectory>${project.build.directory}/leak</outputDirectory>
-              <resources><resource><directory>${project.build.testOutputDirectory}/com/example/inventory</directory>
-              </resource></resources></configuration></execution>""")
-        _pom(repo, "<artifactId>maven-resources-plugin</artifactId>", "<artifactId>maven-resources-plugin</artifactId>")
+        write_tree(repo, {"javac": "#!/bin/sh\nexec javac \"$@\"\n"})  # the build itself compiles through it
+        (repo / "javac").chmod(0o755)
+    else:  # test resources read from the service's folder, which the running service writes (red team round 5)
+        _pom(repo, "<build>", "<build><testResources><testResource><directory>${project.basedir}/../../repo/dyn"
+                              "</directory></testResource></testResources>")
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+
+
+#: A JUnit engine of the submission's: every @Test method of a selected class (the platform's sentinel class spared)
+#: reported passed without running, under the hidden class's own name.
+FAKE_ENGINE = """package zz;
+import java.lang.reflect.Method;
+import org.junit.platform.engine.*;
+import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.engine.support.descriptor.*;
+public class Engine implements TestEngine {
+  public String getId() { return "zz"; }
+  public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId id) {
+    EngineDescriptor root = new EngineDescriptor(id, "zz");
+    for (ClassSelector selector : request.getSelectorsByType(ClassSelector.class)) {
+      Class<?> type = selector.getJavaClass();
+      if (type.getSimpleName().startsWith("Rg")) continue;
+      for (Method m : type.getDeclaredMethods()) {
+        if (!m.isAnnotationPresent(org.junit.jupiter.api.Test.class)) continue;
+        root.addChild(new AbstractTestDescriptor(id.append("m", type.getName() + "#" + m.getName()), m.getName(),
+            MethodSource.from(m)) { public Type getType() { return Type.TEST; } });
+      }
+    }
+    return root;
+  }
+  public void execute(ExecutionRequest request) {
+    EngineExecutionListener listener = request.getEngineExecutionListener();
+    listener.executionStarted(request.getRootTestDescriptor());
+    for (TestDescriptor test : request.getRootTestDescriptor().getChildren()) {
+      listener.executionStarted(test);
+      listener.executionFinished(test, TestExecutionResult.successful());
+    }
+    listener.executionFinished(request.getRootTestDescriptor(), TestExecutionResult.successful());
+  }
+}
+"""
+
+
+def test_a_test_engine_of_the_submissions_behind_a_symlinked_services_folder_reports_nothing(inventory, backend):
+    """Red team round 5, E1: the JVM follows a symlinked META-INF/services that the tree checks do not; the runner's
+    copy has no links, and surefire runs the Jupiter engine alone. Against a service that serves nothing the hidden
+    tests fail as they really ran."""
+    task, repo = inventory
+    _junit_in_main_scope(repo)
+    _pom(repo, "<dependencies>", """<dependencies><dependency><groupId>org.junit.platform</groupId>
+      <artifactId>junit-platform-engine</artifactId><version>1.10.2</version></dependency>""")
+    write_tree(repo, {"start.sh": NOTHING_SERVED, "src/main/java/zz/Engine.java": FAKE_ENGINE,
+                      "svc/org.junit.platform.engine.TestEngine": "zz.Engine\n"})
+    (repo / "target/classes/META-INF").mkdir(parents=True)
+    (repo / "target/classes/META-INF/services").symlink_to("../../../svc")
 
     result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
                            toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) in (("tampered", 0), ("build_failed", 0)), result.detail
-    assert result.outcome == "tampered" or attack == "leak-by-content", result.detail
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 15), result.detail
+
+
+#: A build step that prints whatever lies in src/test and target/test-classes into the build log and keeps a copy
+#: for start.sh to print: the hidden tests, were they there while the build ran.
+LEAK_EVERYTHING = ("for f in $(find src/test target/test-classes -type f 2&gt;/dev/null); do echo \"LEAK $f\"; "
+                   "sed 's/^/LEAK| /' \"$f\"; done; mkdir -p stash; cp -r src/test stash/ 2&gt;/dev/null; true")
+
+
+def test_the_build_and_the_service_never_see_the_hidden_tests(inventory, backend):
+    """Red team round 5, E3: the build gets the sentinel class alone; the hidden tests exist only in the runner's copy."""
+    task, repo = inventory
+    _pom(repo, "<plugins>", POISON_REPOSITORY.replace(POISON_SCRIPT, LEAK_EVERYTHING)
+         .replace("generate-sources", "test-compile"))
+    start = (repo / "start.sh").read_text()
+    (repo / "start.sh").write_text(start.replace("exec java", "find stash -type f -exec cat {} +\nexec java", 1))
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+    shown = result.logs["build"] + result.logs.get("start", "")
+    assert "LEAK" in shown  # the step ran: it printed the sentinel class, the only test the build is given
+    assert "InventoryApiTest" not in shown and "assertEquals" not in shown

@@ -61,3 +61,30 @@ def test_empty_and_mismatched():
     assert rank_rows([]) == []
     with pytest.raises(ValueError):
         rank_rows([row("a", 0.9, 0.5, 1, 0, [0.9] * 10), row("b", 0.1, 0.5, 1, 0, [0.1] * 9)])
+
+
+def test_significance_groups_chain_overlapping_rows_and_agree_with_the_paired_interval():
+    from core.grading.bootstrap import paired_difference_interval
+    from core.grading.ranking import significance_groups
+
+    top = [1.0] * 20
+    near = [1.0] * 18 + [0.0] * 2  # 2 tasks from top: not separable from it
+    middle = [1.0] * 16 + [0.0] * 4  # 2 tasks from near, 4 from top
+    bottom = [0.0] * 20
+    groups = significance_groups([top, near, middle, None, bottom])
+    for i, a in enumerate([top, near, middle]):
+        for j, b in enumerate([top, near, middle]):
+            lo, hi = paired_difference_interval(a, b)
+            assert (j in groups[i]) == (lo <= 0 <= hi), (i, j)  # each pair as a direct computation says
+    assert groups[0] == (0, 1) and groups[1] == (0, 1, 2) and groups[2] == (1, 2)  # bands overlap: a chain
+    assert groups[3] is None  # a published row has no per-task values
+    assert groups[4] == (4,)  # far from everyone: a band of its own
+    assert all(i in g for i, g in enumerate(groups) if g is not None)
+
+
+def test_significance_groups_refuse_lists_of_different_lengths():
+    from core.grading.ranking import significance_groups
+
+    assert significance_groups([]) == []
+    with pytest.raises(ValueError):
+        significance_groups([[0.5] * 10, [0.4] * 9])

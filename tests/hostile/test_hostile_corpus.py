@@ -4,7 +4,7 @@ Every folder of tests/hostile/corpus is a small repository for the demo task Tod
 `attack.json` ({"description", "expected_outcome", "min_passed", "max_passed", "probe"}, and optionally "heavy": run
 alone, "also_contained_as": other outcomes that are the same containment reached by a race, "symlinks"/"sdists":
 made in the copy, "max_processes", "max_ac_implemented", "must_record", "log_limits", "log_must_not_contain",
-"victim", "check_proxy_closed"; see `Batch.materialize` and `AttackRun.check`). Most
+"victim", "check_proxy_closed", "start_limit": the start phase's seconds for this attack; see `Batch.materialize` and `AttackRun.check`). Most
 attacks are the reference app (tests/hostile/kit/hostile_kit.py, copied next to each repository's code) with a
 hostile start.sh, a hostile background process or a hostile route, so the service still comes up and the hidden
 suite still runs.
@@ -551,7 +551,11 @@ class Batch:
                                  check_proxy_closed=run.meta.get("check_proxy_closed", False))
         started = time.monotonic()
         try:
-            run.result = evaluate_task(spec=self.spec, repo_src=repo, backend=backend, work_root=run.canaries.work_root,
+            spec = self.spec
+            if run.meta.get("start_limit"):  # an attack that runs to its end before the service starts
+                spec = dataclasses.replace(spec, limits=dataclasses.replace(spec.limits,
+                                                                            start=float(run.meta["start_limit"])))
+            run.result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=run.canaries.work_root,
                                        toolchain=toolchain(), on_phase=on_phase)
         except Exception as exc:  # noqa: BLE001 - reported by the attack's test
             run.error = f"{type(exc).__name__}: {exc}"

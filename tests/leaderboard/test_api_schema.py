@@ -25,7 +25,7 @@ from submissions.services import QuotaExceeded, SubmissionError
 from tests.factories import finished_submission
 from tests.leaderboard.test_reported import TWO_ROWS, import_reported, write_source
 
-TAGS = {"auth", "leaderboard", "tasks", "systems", "submissions", "agent endpoints"}
+TAGS = {"auth", "leaderboard", "tasks", "systems", "submissions", "agent endpoints", "teams"}
 #: The two report downloads: documented by docs/scoring.md "Report schema" and CSV_FIELDS, free-form here.
 FREE_FORM = {"submission_report_json", "submission_report_csv"}
 SCORES = {"TodoList": (17, "passed", 1), "InventoryService": (12, "tests_failed", 1), "Notes": (0, "start_crashed", 0)}
@@ -212,7 +212,8 @@ def test_a_used_quota_is_429_with_its_message(api, settings, demo_zip):
     settings.SUBMISSION_DAILY_QUOTA = 1
     assert _upload(api, demo_zip("agent-alpha")).status_code == 201
     resp = _upload(api, demo_zip("agent-alpha"))
-    assert resp.status_code == 429 and set(resp.json()) == {"detail"} and "24 hours" in resp.json()["detail"]
+    assert resp.status_code == 429 and set(resp.json()) == {"detail", "quota"} and "24 hours" in resp.json()["detail"]
+    assert set(resp.json()["quota"]) == {"limit", "used", "remaining", "next_at"}
 
 
 def test_a_refused_upload_is_400_with_its_reason(api):

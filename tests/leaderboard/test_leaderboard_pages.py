@@ -16,12 +16,23 @@ def test_home_shows_three_language_tabs_with_ranked_rows_and_radar_figures(clien
         assert f">{tab} <small>" in html
     assert "ShownBot" in html
     assert 'id="fig-python"' in html and 'id="fig-java"' in html
-    assert "plotly/plotly.min.js" in html
+    assert '<script src="/static/vendor/plotly-partial.min.js" id="plotly-js" async>' in html
 
 
-def test_plotly_is_served_from_our_static_files(client, demo_split):
-    resp = client.get("/static/plotly/plotly.min.js")
+def test_the_home_page_ships_the_plotly_template_once_not_once_per_tab(client, demo_split):
+    finished_submission(split=demo_split, system_name="TemplateBot", scores=SCORES)
+    html = client.get("/").content.decode()
+    assert html.count('"template"') == 0  # no tab's figure carries it
+    assert html.count('id="plotly-template"') == 1
+    assert html.count('"colorway"') == 1  # a key of plotly's default template, present once
+
+
+def test_plotly_is_our_partial_bundle_served_from_our_static_files(client, demo_split):
+    resp = client.get("/static/vendor/plotly-partial.min.js")
     assert resp.status_code == 200
+    body = b"".join(resp.streaming_content) if resp.streaming else resp.content
+    assert b"partial bundle: scatter, bar heatmap scatterpolar" in body[:400]
+    assert len(body) < 1_500_000  # the full plotly.js dist is 4.8 MB
 
 
 def test_leaderboard_api_returns_ranked_rows_with_intervals(demo_split):

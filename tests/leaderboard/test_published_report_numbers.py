@@ -142,6 +142,7 @@ def test_a_run_reporting_more_cases_than_n_raises_n(tmp_path):
     report.write_text(f'<testsuites><testsuite name="pytest">{cases}<testcase classname="x" name="{s.must_pass}"/>'
                       f'<testcase classname="x" name="{s.must_skip}"><skipped/></testcase>'
                       '<testcase classname="tests.test_x" name="test_f"><failure/></testcase>'
+                      f'<testcase classname="x" name="{s.must_skip_last}"><skipped/></testcase>'
                       '</testsuite></testsuites>')
     assert run._read_reports([report]) is None  # not tampered
     assert (run.passed, run.total) == (4, 5)  # 5 real cases over a stored N of 2; the sentinels never count

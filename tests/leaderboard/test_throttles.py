@@ -48,7 +48,8 @@ def test_sign_ups_are_limited_per_address(client, db, settings):
     settings.SIGNUP_RATE = "3/h"
     codes = []
     for n in range(4):
-        codes.append(client.post("/signup/", {"username": f"farm{n}", "password1": "Very-Long-Pass-123",
+        codes.append(client.post("/signup/", {"username": f"farm{n}", "email": f"farm{n}@example.org",
+                                              "password1": "Very-Long-Pass-123",
                                               "password2": "Very-Long-Pass-123"}).status_code)
         client.logout()
     assert codes[:3] == [302, 302, 302] and codes[3] == 429

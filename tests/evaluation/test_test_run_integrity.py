@@ -1,6 +1,6 @@
-"""The hidden Java test run's Maven repository (core.engine.maven_verify, docs/scoring.md "The test phase"): what a
-build changed in the platform's artifacts is not seen, what it added is seen only when Maven Central publishes the same
-bytes, and a genuine dependency that ships JUnit's classes is reported. Central is played by a loopback server."""
+"""The hidden test run's integrity rules, fast: its Maven repository (core.engine.maven_verify: what a build changed in
+the platform's artifacts is not seen, what it added only when Maven Central publishes the same bytes; Central is played
+by a loopback server), the pom and tree rules (core.engine.untrusted_tree) and the pytest sentinels' verdict rule."""
 from __future__ import annotations
 
 import hashlib
@@ -208,3 +208,32 @@ def test_a_build_extension_outside_the_framework_groups_is_named(tmp_path):
                               b"</plugin></plugins></build></project>")
 
     assert "build extension of io.github.someone" in (test_run_tampering(tmp_path, keep_below="src/test") or "")
+
+
+# --- the pytest sentinels' verdict rule (core.engine.sentinels) ------------------------------------------------
+def _report(sentinels, *, last: str | None, real: int = 3):
+    from core.grading.junit import JUnitResult, Status, TestCase
+
+    cases = [TestCase(name=f"test_{i}", classname="tests.test_x", status=Status.PASSED) for i in range(real)]
+    cases += [TestCase(name=sentinels.must_pass, classname="x", status=Status.PASSED),
+              TestCase(name=sentinels.must_skip, classname="x", status=Status.SKIPPED)]
+    if last:
+        cases.append(TestCase(name=sentinels.must_skip_last, classname="x", status=Status[last]))
+    return JUnitResult(tuple(cases))
+
+
+@pytest.mark.parametrize(("last", "real", "tampered"), [
+    ("SKIPPED", 3, False),   # intact: every sentinel as it must be
+    ("PASSED", 3, True),     # the end-of-run check saw pytest's machinery replaced (or a verdict flipped)
+    (None, 3, True),         # a run that reported every case of the suite but not the last sentinel
+    (None, 2, False),        # a run cut short (--maxfail, a crash) may lack it
+])
+def test_the_last_pytest_sentinel_must_be_skipped_unless_the_run_was_cut_short(last, real, tampered):
+    from core.engine.sentinels import Sentinels
+
+    sentinels = Sentinels.new()
+
+    rest, why = sentinels.verdict(_report(sentinels, last=last, real=real), expected=3)
+
+    assert (why is not None) is tampered
+    assert rest.total == real  # sentinel cases never count

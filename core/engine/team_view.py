@@ -1,0 +1,39 @@
+"""What a team reads of one task's evaluation: hints on a failed start and host paths made relative.
+
+Logs and details are shown on the submission page and in the report (issue 12 defects): they must say why a start
+failed when the cause is a classic one, and must not reveal the worker's folders (`/srv/.../var/work/<key>/repo`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Bytes of a start script read to look for Windows line endings.
+_SCRIPT_HEAD = 64 * 1024
+
+
+def start_crash_detail(script: Path) -> str:
+    """The detail of a `start_crashed` outcome for the start script at `script`: the plain reason, plus a hint when
+    the script has Windows line endings (CRLF), which make the kernel or the shell look for `/bin/sh\\r` or run
+    commands ending in a carriage return. Never raises (an unreadable script gets the plain reason)."""
+    detail = "every process of the service exited before the port opened"
+    try:
+        head = script.read_bytes()[:_SCRIPT_HEAD]
+    except OSError:
+        return detail
+    if b"\r\n" in head:
+        detail += (f"; {script.name} has Windows line endings (CRLF), so its first line names an interpreter "
+                   f"ending in a carriage return: convert it to Unix line endings (`dos2unix {script.name}`, or "
+                   "`git config core.autocrlf false` before checking it out) and submit again")
+    return detail
+
+
+def relative_paths(text: str, *, work_root: Path) -> str:
+    """`text` with the task's work folder written relative to its repository (`work_root`/repo): a path in the
+    repository loses its prefix (`/.../repo/app.py` -> `app.py`), the repository itself is `.`, and the other
+    folders of the task (its virtual environment, the test runner's copy) become `../env/...`, `../runner/...`."""
+    if not text:
+        return text
+    root = str(work_root).rstrip("/")
+    repo = f"{root}/repo"
+    return (text.replace(f"{repo}/", "").replace(repo, ".")
+            .replace(f"{root}/", "../").replace(root, ".."))

@@ -1,0 +1,62 @@
+"""Badges of a board row (issue 12, feature 8): what a row's numbers are and where they come from, each with the
+sentence its tooltip shows (docs/scoring.md "Badges").
+
+- `verified`: evaluated by this site (the run's evaluator, backend and isolation), as opposed to
+- `reported`: published by the benchmark's authors with their own scripts, not evaluated here;
+- `open-source`: the team gave the public repository of the system's code (linked);
+- `agent-endpoint`: the repositories were generated here, by calling the system's agent with each hidden README
+  (protocol agent/1), not uploaded;
+- `oracle`: the benchmark's reference solutions, shown apart from the competition and never ranked.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from catalog.models import ReportedResult, System
+from evaluation.models import EvaluationRun
+from submissions.models import Submission
+
+#: Every badge key, in the order rows show them.
+KEYS = ("oracle", "verified", "reported", "agent-endpoint", "open-source")
+
+
+@dataclass(frozen=True)
+class Badge:
+    """One badge: `key` (one of KEYS), the `label` shown, the `title` (tooltip) saying what it means, and a `url`
+    ('' for none: the open-source badge links to the code, the reported badge to its source)."""
+
+    key: str
+    label: str
+    title: str
+    url: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        """{"key", "label", "title", "url"}."""
+        return asdict(self)
+
+
+def run_badges(run: EvaluationRun) -> list[Badge]:
+    """The badges of a row evaluated by this site (a system's run), in KEYS order."""
+    submission, system = run.submission, run.submission.system
+    badges = []
+    if system.type == System.Type.REFERENCE:
+        badges.append(Badge("oracle", "oracle", "the benchmark's reference solutions: the ceiling systems are "
+                                                "measured against, shown apart and never ranked"))
+    sandbox = f"{run.backend or 'local'} backend, isolation {run.isolation or 'unknown'}"
+    badges.append(Badge("verified", "verified", f"verified by this site: evaluated here against the hidden tests "
+                                                f"(evaluator {run.evaluator_version or 'unknown'}, {sandbox})"))
+    if submission.source == Submission.Source.ENDPOINT:
+        badges.append(Badge("agent-endpoint", "agent endpoint", "generated here: the platform called the system's "
+                                                                "agent with each task's README (protocol agent/1); "
+                                                                "no uploaded archive"))
+    if system.is_open_source:
+        badges.append(Badge("open-source", "open source", f"open source: the code is at {system.source_url}",
+                            system.source_url))
+    return badges
+
+
+def reported_badges(result: ReportedResult) -> list[Badge]:
+    """The badges of a published row: `reported` (linked to its source), never `verified`."""
+    return [Badge("reported", "reported by the authors",
+                  f"reported by the authors ({result.source}): not evaluated by this site, no interval",
+                  result.source_url)]

@@ -1,0 +1,32 @@
+"""The site's own table: the e-mail address of an account and whether its owner proved it (issue 13, defect 7).
+
+`User.email` holds an account's *verified* address only (what Django's password reset mails to, and what the
+rest of the site may use to reach a user); the address being verified lives here until its link is opened.
+"""
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class AccountEmail(models.Model):
+    """The address given at sign-up (or added later on /account/) and when it was verified (null: not yet).
+
+    An address belongs to one account at most, compared case-insensitively (the constraint
+    `account_email_unique_ci`; the forms say so before it is hit)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_email")
+    email = models.EmailField(max_length=254)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(Lower("email"), name="account_email_unique_ci")]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({'verified' if self.verified_at else 'not verified'})"
+
+    @property
+    def is_verified(self) -> bool:
+        """True once the owner opened the link mailed to this address."""
+        return self.verified_at is not None

@@ -1,0 +1,56 @@
+"""Template helpers of the board's rows: badges (leaderboard.badges) and significance bands (docs/scoring.md
+"Significance groups")."""
+from django import template
+from django.utils.html import format_html, format_html_join
+
+from leaderboard.badges import Badge, reported_badges, run_badges
+
+register = template.Library()
+
+#: Above this many rows a band is written as text only (the strip of cells would be too wide).
+MAX_BAND_CELLS = 24
+
+
+def _render(badges: list[Badge]):
+    return format_html_join(" ", '<{} class="rowbadge rowbadge-{}" title="{}"{}>{}</{}>', (
+        ("a" if b.url else "span", b.key, b.title,
+         format_html(' href="{}" rel="nofollow noopener"', b.url) if b.url else "", b.label,
+         "a" if b.url else "span") for b in badges))
+
+
+@register.simple_tag
+def row_badges(row):
+    """The badges of a board row (a LeaderboardRow, or a reference row {"run": ...}), as HTML spans or links."""
+    if getattr(row, "reported", None):
+        return _render(reported_badges(row.reported))
+    run = row["run"] if isinstance(row, dict) else row.run
+    return _render(run_badges(run))
+
+
+@register.simple_tag
+def run_badges_html(run):
+    """The badges of one run (a system's submission), as HTML."""
+    return _render(run_badges(run))
+
+
+@register.simple_tag
+def band(row, total: int):
+    """A row's significance group as a band: one cell per ranked row of the view (when at most MAX_BAND_CELLS),
+    filled for the rows not significantly different from this one, darker for the row itself, then the ranks it
+    spans (`#1–#3`). A published row (no per-task values) has no group: nothing is drawn (its rank cell already
+    says the tie cannot be computed)."""
+    group = getattr(row, "significance", None)
+    if not group:
+        return ""
+    positions, ranks, systems = group["positions"], group["ranks"], group["systems"]
+    own = group["position"]
+    others = [f"#{r} {s}" for p, r, s in zip(positions, ranks, systems) if p != own]
+    title = ("not significantly different from " + ", ".join(others) if others else
+             "significantly different from every other row") + " (paired bootstrap over tasks, 95%)"
+    span = f"#{ranks[0]}" if ranks[0] == ranks[-1] else f"#{ranks[0]}–#{ranks[-1]}"
+    cells = ""
+    if total <= MAX_BAND_CELLS:
+        cells = format_html_join("", '<i class="{}"></i>', (
+            ("self" if p == own else "in" if p in positions else "out",) for p in range(1, total + 1)))
+    return format_html('<span class="band" title="{}" data-group="{}"><span class="cells">{}</span> {}</span>',
+                       title, " ".join(str(r) for r in ranks), cells, span)

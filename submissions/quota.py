@@ -1,0 +1,58 @@
+"""The daily submission quota of a team (SUBMISSION_DAILY_QUOTA per rolling 24 hours).
+
+Every submission of any of the team's systems counts (uploads and endpoint runs alike, whichever member made it),
+except failed and cancelled ones (submissions.models.UNCOUNTED_STATUSES): a cancel refunds its slot. A slot comes
+back 24 hours after the submission that used it was made.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from catalog.models import Team
+
+from .models import UNCOUNTED_STATUSES, Submission
+
+#: The quota's window.
+WINDOW = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class QuotaStatus:
+    """A team's quota now: `limit` submissions per 24 h, `used` of them, `remaining` (limit - used, at least 0),
+    and `next_at`, the moment the oldest counted submission of the window leaves it (a slot comes back; None when
+    nothing is counted)."""
+
+    limit: int
+    used: int
+    remaining: int
+    next_at: datetime | None
+
+    def as_dict(self) -> dict:
+        """JSON shape (API, 429 body): {"limit", "used", "remaining", "next_at": ISO 8601 or null}."""
+        return {"limit": self.limit, "used": self.used, "remaining": self.remaining,
+                "next_at": self.next_at.isoformat() if self.next_at else None}
+
+    def sentence(self) -> str:
+        """"N of M submissions left today, next one at HH:MM (UTC)" (the time only when none is left)."""
+        text = f"{self.remaining} of {self.limit} submissions left today"
+        if self.remaining == 0 and self.next_at:
+            local = timezone.localtime(self.next_at)
+            text += f", next one at {local:%H:%M} ({local.tzname()})"
+        return text
+
+
+def quota_status(*, team: Team, now: datetime | None = None) -> QuotaStatus:
+    """The team's quota at `now` (default: now): see QuotaStatus."""
+    now = now or timezone.now()
+    counted = list(Submission.objects.filter(system__team=team, created_at__gte=now - WINDOW)
+                   .exclude(status__in=UNCOUNTED_STATUSES).order_by("created_at")
+                   .values_list("created_at", flat=True))
+    limit = settings.SUBMISSION_DAILY_QUOTA
+    # The slot that comes back first once the team is at its limit: the oldest of the last `limit` counted ones.
+    freeing = counted[max(len(counted) - limit, 0)] if counted else None
+    return QuotaStatus(limit=limit, used=len(counted), remaining=max(limit - len(counted), 0),
+                       next_at=freeing + WINDOW if freeing else None)

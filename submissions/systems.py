@@ -1,0 +1,87 @@
+"""Editing and deleting a system, which depends on its submissions: a system whose results were on the public
+board keeps what the board showed.
+
+A *ranked* submission is a finished one that is public or was withdrawn from the board (it was ranked once; its
+withdrawal is kept for the admins). A system with one may change only its URL and description; one without may
+change every field, or be deleted (with its submissions and their archives) once none of them is still
+generating, queued or running.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from catalog.models import System
+from catalog.selectors import user_in_team
+
+from .models import ACTIVE_STATUSES, Submission
+from .services import SubmissionStateError
+
+log = logging.getLogger(__name__)
+
+#: Fields a system with a ranked submission may still change (links and prose, not what it is).
+ALWAYS_EDITABLE = ("url", "source_url", "description")
+#: Every field a team may edit.
+EDITABLE = ("name", "agent_framework", "base_model", "type", *ALWAYS_EDITABLE)
+
+
+def system_has_ranked_submission(*, system: System) -> bool:
+    """True when a finished submission of the system is public or was withdrawn (see module docstring)."""
+    return Submission.objects.filter(system=system, status=Submission.Status.FINISHED).filter(
+        Q(is_public=True) | Q(withdrawn_at__isnull=False)).exists()
+
+
+def _check_member(system: System, user: User) -> None:
+    if not (user_in_team(user=user, team=system.team) or getattr(user, "is_staff", False)):
+        raise PermissionError(f"the system {system.name!r} belongs to another team")
+
+
+def system_update(*, system: System, user: User, **fields) -> System:
+    """Change the given fields (of EDITABLE) of a system of the user's team.
+
+    Raises PermissionError for another team's system, and django ValidationError ({field: message}) for a bad
+    value, an unknown field, or a field other than URL and description of a system with a ranked submission.
+    """
+    _check_member(system, user)
+    unknown = set(fields) - set(EDITABLE)
+    if unknown:
+        raise ValidationError({name: "This field cannot be changed." for name in sorted(unknown)})
+    changed = {k: v for k, v in fields.items() if getattr(system, k) != v}
+    locked = [k for k in changed if k not in ALWAYS_EDITABLE]
+    if locked and system_has_ranked_submission(system=system):
+        raise ValidationError({k: f"{system.name} has a ranked submission, so its {k.replace('_', ' ')} stays as "
+                                  "the board showed it; only the URLs and the description can change. Withdraw "
+                                  "its ranked submissions first, or create a new system."
+                               for k in locked})
+    for name, value in changed.items():
+        setattr(system, name, value)
+    system.full_clean()
+    system.save()
+    if changed:
+        log.info("system %s edited by %s: %s", system.pk, user.username, ", ".join(sorted(changed)))
+    return system
+
+
+def system_delete(*, system: System, user: User) -> None:
+    """Delete a system of the user's team with its submissions and their archives.
+
+    Raises PermissionError for another team's system and SubmissionStateError when it has a ranked submission
+    or a submission still generating, queued or running (cancel it first).
+    """
+    _check_member(system, user)
+    if system_has_ranked_submission(system=system):
+        raise SubmissionStateError(f"{system.name} has a ranked submission (on the board now, or withdrawn from "
+                                   "it and kept for the admins), so it cannot be deleted.")
+    active = Submission.objects.filter(system=system, status__in=ACTIVE_STATUSES).first()
+    if active is not None:
+        raise SubmissionStateError(f"Submission #{active.pk} of {system.name} is still {active.status}: cancel it "
+                                   "first, then delete the system.")
+    archives = [(s.archive.storage, s.archive.name) for s in system.submissions.all() if s.archive.name]
+    name, pk = system.name, system.pk
+    system.delete()  # rows first (one cascade); the files only once they are gone
+    for storage, path in archives:
+        storage.delete(path)
+    log.info("system %s (%s) deleted by %s", name, pk, user.username)

@@ -1,0 +1,82 @@
+"""403 / 404 / 500 pages carry the site's navigation (issue 12), the 500 page renders with no database and no
+request, and a refused request is logged as one line, never a traceback (issue 13, defect 8)."""
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+from django.test import Client, RequestFactory
+
+NAV = ['class="brand"', 'href="/tasks/"', 'href="/submit/"', 'href="/api/docs/"']
+
+
+def _has_nav(html: str) -> bool:
+    return all(piece in html for piece in NAV)
+
+
+def test_a_404_has_the_site_navigation_and_says_what_was_not_found(client, db):
+    resp = client.get("/no-such-page/")
+    page = resp.content.decode()
+    assert resp.status_code == 404 and _has_nav(page)
+    assert "Page not found" in page and "/no-such-page/" in page and "Resolver404" not in page
+
+
+def test_a_403_has_the_site_navigation_and_the_reason(client, make_user):
+    from catalog.models import System
+    from catalog.services import team_for_user
+
+    owner, _ = make_user("owner")
+    system = System.objects.create(team=team_for_user(user=owner), name="Owned")
+    make_user("intruder")
+    client.post("/accounts/login/", {"username": "intruder", "password": "pw-intruder-Secure-123"})
+    resp = client.post(f"/systems/{system.pk}/endpoint/", {"url": "https://agent.example.org/"})
+    page = resp.content.decode()
+    assert resp.status_code == 403 and _has_nav(page)
+    assert "Only the system&#x27;s team can do this" in page and "intruder" in page
+
+
+def test_the_500_page_has_the_navigation_and_needs_no_database_or_request_context():
+    """No `db` fixture: pytest-django refuses every query here, so a template touching the database fails."""
+    from django.views.defaults import server_error
+
+    resp = server_error(RequestFactory().get("/"))
+    page = resp.content.decode()
+    assert resp.status_code == 500 and _has_nav(page) and "Something went wrong on our side" in page
+
+
+def test_an_error_in_a_view_answers_the_500_page(db, settings):
+    settings.ROOT_URLCONF = "tests.leaderboard.urls_failing"
+    resp = Client(raise_request_exception=False).get("/boom/")
+    assert resp.status_code == 500 and _has_nav(resp.content.decode())
+
+
+@pytest.fixture
+def site_log():
+    """What the site's console handler (settings.LOGGING, its filters included) writes during the test."""
+    handler = next(h for h in logging.getLogger().handlers
+                   if any(type(f).__name__ == "NoClientErrorTraceback" for f in h.filters))
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def test_a_403_is_logged_as_one_line_without_a_traceback(client, make_user, site_log):
+    from catalog.models import System
+    from catalog.services import team_for_user
+
+    owner, _ = make_user("owner")
+    system = System.objects.create(team=team_for_user(user=owner), name="Owned")
+    make_user("intruder")
+    client.post("/accounts/login/", {"username": "intruder", "password": "pw-intruder-Secure-123"})
+    assert client.post(f"/systems/{system.pk}/run/", {}).status_code == 403
+    logged = site_log.getvalue()
+    assert f"Forbidden (Permission denied): /systems/{system.pk}/run/" in logged
+    assert "Traceback" not in logged and "PermissionDenied" not in logged
+
+
+def test_a_500_keeps_its_traceback_in_the_log(db, settings, site_log):
+    settings.ROOT_URLCONF = "tests.leaderboard.urls_failing"
+    Client(raise_request_exception=False).get("/boom/")
+    assert "Traceback" in site_log.getvalue() and "RuntimeError: boom" in site_log.getvalue()
