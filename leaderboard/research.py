@@ -108,8 +108,9 @@ SORT_KEYS = ("rank", "pass_at_1", "ac", "dsr", "solved", "date", "system")
 class BoardQuery:
     """The board's sort and filter, as read from the URL query string (`board_query`): `sort` one of SORT_KEYS,
     `descending`; filters (empty: any) on system `type` (agent, ide, other, ...), `framework`, `base_model`
-    (exact, case-insensitive), `search` (part of the system's name), and the submission date range `since` /
-    `until` (inclusive dates)."""
+    (exact, case-insensitive), `search` (part of the system's name), `open_source` ("yes": systems whose team
+    gave a public source URL; "no": the others; published rows count as not open source), and the submission date
+    range `since` / `until` (inclusive dates)."""
 
     sort: str = "rank"
     descending: bool = False
@@ -117,6 +118,7 @@ class BoardQuery:
     framework: str = ""
     base_model: str = ""
     search: str = ""
+    open_source: str = ""
     since: dt.date | None = None
     until: dt.date | None = None
 
@@ -131,7 +133,7 @@ class BoardQuery:
         order = "" if self.descending == default_desc else ("desc" if self.descending else "asc")
         params = {"sort": self.sort if self.sort != "rank" else "", "order": order,
                   "type": self.type, "framework": self.framework, "base_model": self.base_model,
-                  "q": self.search, "since": self.since.isoformat() if self.since else "",
+                  "q": self.search, "open_source": self.open_source, "since": self.since.isoformat() if self.since else "",
                   "until": self.until.isoformat() if self.until else ""}
         return {k: v for k, v in params.items() if v}
 
@@ -155,10 +157,14 @@ def board_query(params) -> BoardQuery:
     order = (params.get("order") or "").strip()
     if order not in ("", "asc", "desc"):
         raise ValueError(f"unknown order {order!r}: use asc or desc")
+    open_source = (params.get("open_source") or "").strip().lower()
+    if open_source not in ("", "yes", "no"):
+        raise ValueError(f"unknown open_source {open_source!r}: use yes or no")
     descending = order == "desc" if order else sort not in ("rank", "system")
     return BoardQuery(sort=sort, descending=descending, type=(params.get("type") or "").strip(),
                       framework=(params.get("framework") or "").strip(),
                       base_model=(params.get("base_model") or "").strip(), search=(params.get("q") or "").strip(),
+                      open_source=open_source,
                       since=_date((params.get("since") or "").strip(), "since"),
                       until=_date((params.get("until") or "").strip(), "until"))
 
@@ -166,10 +172,10 @@ def board_query(params) -> BoardQuery:
 def _facts(row: LeaderboardRow) -> dict[str, Any]:
     if row.reported:
         return {"name": row.reported.system, "type": row.reported.type, "framework": row.reported.system,
-                "base_model": row.reported.base_model, "date": row.reported.source_date}
+                "base_model": row.reported.base_model, "date": row.reported.source_date, "open_source": False}
     s = row.run.submission
     return {"name": s.system.name, "type": s.system.type, "framework": s.system.agent_framework,
-            "base_model": s.system.base_model, "date": s.created_at.date()}
+            "base_model": s.system.base_model, "date": s.created_at.date(), "open_source": s.system.is_open_source}
 
 
 def board_filter(rows: list[LeaderboardRow], *, query: BoardQuery) -> list[LeaderboardRow]:
@@ -186,6 +192,8 @@ def board_filter(rows: list[LeaderboardRow], *, query: BoardQuery) -> list[Leade
         if query.base_model and f["base_model"].lower() != query.base_model.lower():
             continue
         if query.search and query.search.lower() not in f["name"].lower():
+            continue
+        if query.open_source and f["open_source"] != (query.open_source == "yes"):
             continue
         if query.since and f["date"] < query.since or query.until and f["date"] > query.until:
             continue

@@ -268,6 +268,9 @@ class LeaderboardApi(APIView):
         framework = serializers.CharField(required=False, allow_blank=True, help_text="agent framework, exact")
         base_model = serializers.CharField(required=False, allow_blank=True, help_text="base model, exact")
         q = serializers.CharField(required=False, allow_blank=True, help_text="part of the system's name")
+        open_source = serializers.ChoiceField(
+            choices=["yes", "no"], required=False, help_text="systems with (yes) or without (no) a public source URL",
+            error_messages={"invalid_choice": "unknown open_source '{input}': use yes or no"})
         since = serializers.DateField(required=False, help_text="submitted on or after (YYYY-MM-DD)")
         until = serializers.DateField(required=False, help_text="submitted on or before (YYYY-MM-DD)")
 
@@ -280,7 +283,8 @@ class LeaderboardApi(APIView):
         `evaluated` by us, or `reported` by the authors and verified by an admin); `oracle`: the reference
         solutions' metrics, never ranked; `excluded_tasks`: tasks with N = 0, left out of every mean; then
         `reported`: the published results of the split that are not ranked in this view (never evaluated by us).
-        `sort`, `order`, `type`, `framework`, `base_model`, `q`, `since`, `until` sort and filter `rows` as the
+        `sort`, `order`, `type`, `framework`, `base_model`, `q`, `open_source`, `since`, `until` sort and filter
+        `rows` as the
         board's page does (ranks stay those of the whole board). 400 for an unknown language or sort key or a bad
         date, 404 for an unknown benchmark or split."""
         query = self.InputSerializer(data=request.query_params)

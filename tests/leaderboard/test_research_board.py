@@ -1,4 +1,4 @@
-"""Sort and filter the board (by metric columns, type, framework, base model, name, date range), kept in the URL
+"""Sort and filter the board (by metric columns, type, framework, base model, name, open source, date range), kept in the URL
 query string so a filtered view can be linked; the same parameters on /api/v1/leaderboard/."""
 from __future__ import annotations
 
@@ -76,3 +76,13 @@ def test_the_page_filters_in_the_url_and_links_sorted_columns(client, board):
     assert 'href="?language=python&amp;type=agent&amp;sort=dsr"' in html
     bad = client.get("/", {"since": "not-a-date"})
     assert bad.status_code == 200 and "since must be a date" in bad.content.decode()
+
+
+def test_the_board_filters_open_source_systems(board):
+    System.objects.filter(name="Gamma").update(source_url="https://git.example.org/gamma")
+
+    assert _names({"open_source": "yes"}) == ["Gamma"]
+    assert _names({"open_source": "no"}) == ["Beta", "Alpha"]
+    assert board_query({"open_source": "yes"}).as_params() == {"open_source": "yes"}
+    response = APIClient().get("/api/v1/leaderboard/", {"open_source": "maybe"})
+    assert response.status_code == 400 and "use yes or no" in response.content.decode()
