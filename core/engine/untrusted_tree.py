@@ -65,7 +65,8 @@ TEST_RUN_SETTINGS = ("argLine", "additionalClasspathElements", "configurationPar
                      "reportsDirectory", "includes", "excludes", "includesFile", "excludesFile", "test",
                      "testClassesDirectory", "classesDirectory", "dependenciesToScan", "testSourceDirectory",
                      "classpathDependencyExcludes", "classpathDependencyScopeExclude", "systemPropertiesFile", "jvm",
-                     "skipAfterFailureCount", "debugForkedProcess", "forkNode",
+                     "skipAfterFailureCount", "debugForkedProcess", "forkNode", "includeJUnit5Engines",
+                     "excludeJUnit5Engines",
                      "testFailureIgnore", "reportFormat", "redirectTestOutputToFile", "objectFactory")
 
 

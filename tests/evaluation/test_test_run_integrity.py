@@ -237,3 +237,12 @@ def test_the_last_pytest_sentinel_must_be_skipped_unless_the_run_was_cut_short(l
 
     assert (why is not None) is tampered
     assert rest.total == real  # sentinel cases never count
+
+
+def test_a_pom_choosing_the_junit_engines_itself_is_named():
+    from core.engine.untrusted_tree import _test_run_setting
+
+    pom = ("<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
+           "<includeJUnit5Engines>zz</includeJUnit5Engines></configuration></plugin></plugins></build></project>")
+
+    assert "includeJUnit5Engines" in (_test_run_setting(pom) or "")
