@@ -11,11 +11,13 @@ from evaluation.services import submission_create
 
 
 def finished_submission(*, split: Split, system_name: str, scores: dict[str, tuple[int, str, int]],
-                        team: Team | None = None, is_public: bool = True):
+                        team: Team | None = None, is_public: bool = True,
+                        evaluations: dict[str, TaskEvaluation] | None = None):
     """A submission of `system_name` whose run finished with `scores` = {task: (passed, outcome, dsr)}.
 
     Tasks not named score 0 as `missing`. Every declared endpoint counts as implemented when dsr is 1.
-    Returns the Submission.
+    `evaluations` = {task: TaskEvaluation} stores those engine results as they are (logs, cases and detail
+    included), in place of `scores`. Returns the Submission.
     """
     team = team or Team.objects.get_or_create(name="factory-team")[0]
     system = System.objects.filter(name=system_name).first() or System.objects.create(team=team, name=system_name)
@@ -26,6 +28,9 @@ def finished_submission(*, split: Split, system_name: str, scores: dict[str, tup
     run = run_claim(run_id=submission.runs.get().pk)
     run_extract(run=run)
     for result in run.results.select_related("task"):
+        if evaluations and result.task.name in evaluations:
+            result_store(result=result, evaluation=evaluations[result.task.name])
+            continue
         passed, outcome, dsr = scores.get(result.task.name, (0, "missing", 0))
         endpoints = tuple(EndpointEvidence(e["method"], e["path"], bool(dsr), "probe" if dsr else "none")
                           for e in result.task.declared_endpoints)

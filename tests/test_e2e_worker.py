@@ -19,6 +19,7 @@ from django.db import connection
 
 from core.sandbox import get_backend, netns
 from tests.conftest import DEMO_SUBMISSIONS, import_demo
+from tests.sandbox_helpers import eventually
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +117,7 @@ def _wait_finished(session, url: str, timeout: float = 300) -> dict:
     raise AssertionError(f"not finished after {timeout} s: {data}")
 
 
-def test_upload_to_leaderboard_with_a_real_worker(live_server, worker, make_user, demo_zip):
+def test_upload_to_leaderboard_with_a_real_worker(live_server, worker, make_user, demo_zip, tmp_path):
     import_demo()
     _, token = make_user("e2e")
     s = requests.Session()
@@ -147,9 +148,13 @@ def test_upload_to_leaderboard_with_a_real_worker(live_server, worker, make_user
     from evaluation.tasks import result_run, run_prepare
 
     first = TaskResult.objects.filter(run_id=sub["run"]["id"]).order_by("pk").first()
+    log = tmp_path / "worker.log"
+    said = log.read_text().count(f"result {first.pk} already claimed or done")
     run_prepare.delay(sub["run"]["id"])
     result_run.delay(first.pk)
-    time.sleep(4)
+    # The worker took both messages and said it had nothing to do.
+    assert eventually(lambda: log.read_text().count(f"result {first.pk} already claimed or done") > said, 30), \
+        log.read_text()[-2000:]
     again = TaskResult.objects.get(pk=first.pk)
     assert (again.attempts, again.finished_at) == (first.attempts, first.finished_at)
 
@@ -204,11 +209,21 @@ def test_a_killed_worker_loses_no_task_and_scores_none_twice(live_server, make_u
     sandboxed = [pid for pid in _descendants(first.pid) if _is_sandboxed(pid)]
     killed_namespaces = set(netns.leftovers()) - namespaces_before
     _stop(first, signal.SIGKILL)
-    time.sleep(2)
+    eventually(lambda: not [pid for pid in sandboxed if Path(f"/proc/{pid}").exists()], 2)
     assert [pid for pid in sandboxed if Path(f"/proc/{pid}").exists()] == [], "sandboxed processes outlived the worker"
     killed = set(TaskResult.objects.filter(run__submission=sub, status="running").values_list("pk", flat=True))
     assert killed
-    time.sleep(7)  # let the heartbeats go stale
+    # Let the heartbeats go stale: the run's and its running results' last beats older than 7 s (stale after 6).
+    from django.utils import timezone
+
+    from evaluation.models import EvaluationRun
+
+    def stale() -> bool:
+        beats = [*TaskResult.objects.filter(pk__in=killed).values_list("heartbeat", flat=True),
+                 *EvaluationRun.objects.filter(submission=sub).values_list("heartbeat", flat=True)]
+        return all(b is None or (timezone.now() - b).total_seconds() > 7 for b in beats)
+
+    assert eventually(stale, 30), "the killed worker's heartbeats kept coming"
     # Started like production, with beat: a task message the killed worker had prefetched but not yet claimed is
     # gone with it on the filesystem transport, and only the periodic recovery finds its result once the run
     # goes quiet (the recovery at start sees the run still progressing).

@@ -44,11 +44,12 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "false"}
 #: The test goal by its full plugin key: a plugin of the submission's pom that claims the `surefire` prefix is not run.
 SUREFIRE_TEST = "org.apache.maven.plugins:maven-surefire-plugin:test"
-#: The hidden test run: the benchmark's test resources and sources compiled by the runner (the pom's settings of
-#: those executions apply: Micronaut's annotation processors), then surefire. Full plugin keys, no lifecycle: no other
-#: plugin of the submission's build runs.
-TEST_GOALS = ("org.apache.maven.plugins:maven-resources-plugin:testResources@default-testResources",
-              "org.apache.maven.plugins:maven-compiler-plugin:testCompile@default-testCompile", SUREFIRE_TEST)
+#: The hidden test run, in two Maven invocations: the benchmark's test sources compiled by the runner (the pom's
+#: settings of that execution apply: Micronaut's annotation processors), then, once the sources are checked intact,
+#: surefire. Full plugin keys, no lifecycle: no other plugin of the submission's build runs. The benchmark's test
+#: resources are copied by the platform itself (no resources plugin of the pom's, whose targetPath or outputDirectory
+#: could write over the hidden sources).
+COMPILE_GOAL = "org.apache.maven.plugins:maven-compiler-plugin:testCompile@default-testCompile"
 
 
 def clean_log(text: str) -> str:
@@ -421,21 +422,49 @@ class TaskRun:
         # Reports land in the runner's own copy (target/surefire-reports), out of the service's reach.
         reports = copy / "target" / "surefire-reports"
         untrusted_tree.remove_below(copy, "target/surefire-reports")
+        resources = self.spec.hidden_dir / "src" / "test" / "resources"
+        if resources.is_dir():
+            shutil.copytree(resources, copy / "target" / "test-classes", dirs_exist_ok=True)
         self._give(self.work.runner, Role.RUNNER, 0o700)
-        argv = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
-                str(self.work.runner / "settings.xml"), *TEST_GOALS,
-                "-Dmaven.test.failure.ignore=true", f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}",
-                # JUnit reads system properties before any junit-platform.properties, so a submission cannot turn
-                # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).
-                *(f"-D{k}={v}" for k, v in JUNIT_PLATFORM_PROPERTIES.items()),
-                # Jupiter alone: a test engine of the submission's (or of a dependency) never reports a verdict.
-                "-Dsurefire.includeJUnit5Engines=junit-jupiter"]
         (self.work.runner / "settings.xml").write_text(maven_repo.settings_xml(proxy_port=None))
-        result = sb.run(argv, role=Role.RUNNER, cwd=copy, env={},
-                        timeout=self.spec.limits.test_suite,
-                        # Not the service's copy: the running service writes there (a pom could read it in).
-                        mounts=[Mount(self.work.runner, True), Mount(self.test_repo)])
+        base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
+                str(self.work.runner / "settings.xml")]
+        deadline = time.monotonic() + self.spec.limits.test_suite
+        compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL], deadline)
+        if not compiled.ok:
+            return compiled, []
+        changed = self._hidden_sources_changed(copy / "src" / "test")
+        if changed or reports.exists():
+            raise _Stop("tampered", f"the compilation of the hidden tests changed {changed or 'the reports folder'}: "
+                                    "code of the submission ran in it")
+        result = self._run_runner_maven(sb, [
+            *base, SUREFIRE_TEST, "-Dmaven.test.failure.ignore=true",
+            f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}",
+            # JUnit reads system properties before any junit-platform.properties, so a submission cannot turn
+            # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).
+            *(f"-D{k}={v}" for k, v in JUNIT_PLATFORM_PROPERTIES.items()),
+            # Jupiter alone: a test engine of the submission's (or of a dependency) never reports a verdict.
+            "-Dsurefire.includeJUnit5Engines=junit-jupiter"], deadline)
         return result, sorted(reports.glob("TEST-*.xml"))
+
+    def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
+        # Not the service's copy: the running service writes there (a pom could read it in).
+        return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo", env={},
+                      timeout=max(1.0, deadline - time.monotonic()),
+                      mounts=[Mount(self.work.runner, True), Mount(self.test_repo)])
+
+    def _hidden_sources_changed(self, tests: Path) -> str | None:
+        """The first file under the runner's `tests` (src/test) that is not byte for byte what the platform planted
+        (the benchmark's hidden tests and the sentinel class), or None."""
+        planted = {p.relative_to(self.spec.hidden_dir / "src" / "test").as_posix(): p.read_bytes()
+                   for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()}
+        planted[f"java/{self.sentinels.java_class}.java"] = self.sentinels.java_source().encode()
+        found = {p.relative_to(tests).as_posix(): p for p in tests.rglob("*") if p.is_file() or p.is_symlink()}
+        for rel in sorted(set(planted) | set(found)):
+            path = found.get(rel)
+            if path is None or path.is_symlink() or rel not in planted or path.read_bytes() != planted[rel]:
+                return f"src/test/{rel}"
+        return None
 
     # --- the whole run ---------------------------------------------------------------------
     def execute(self) -> TaskEvaluation:

@@ -141,7 +141,11 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
 
 
 #: javac options that load code from a path of the submission's choosing, or hand options to the JVM running javac.
-COMPILER_HOOK_OPTIONS = ("-processorpath", "--processor-path", "--processor-module-path", "-Xplugin", "-J")
+COMPILER_HOOK_OPTIONS = ("-processor", "--processor-path", "--processor-module-path", "-Xplugin", "-J")
+#: Compiler settings that name code to run (a processor found on the class path, which holds the submission's
+#: classes; another compiler; a forked javac) rather than artifacts of `annotationProcessorPaths`.
+COMPILER_HOOK_SETTINGS = ("executable", "annotationProcessors", "annotationProcessor", "compilerId",
+                          "forceJavacCompilerUse", "fork")
 
 
 def _compiler_hook(plugin, local) -> str | None:
@@ -150,8 +154,8 @@ def _compiler_hook(plugin, local) -> str | None:
     (`annotationProcessorPaths`) come from the verified repository and are allowed (Micronaut needs them)."""
     for setting in plugin.iter():
         name = local(setting.tag)
-        if name == "executable":
-            return "the compiler's executable"
+        if name in COMPILER_HOOK_SETTINGS:
+            return f"the compiler's {name}"
         if name in ("compilerArgs", "compilerArgument", "compilerArguments", "arg"):
             for text in [setting.text or ""] + [c.text or "" for c in setting]:
                 hit = next((o for o in COMPILER_HOOK_OPTIONS if text.strip().startswith(o)), None)

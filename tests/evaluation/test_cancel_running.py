@@ -23,6 +23,7 @@ from evaluation.services import submission_cancel, submission_create
 from submissions.archives import zip_folders
 from tests.conftest import import_demo
 from tests.evaluation.test_evaluation_engine_runs import processes_touching
+from tests.sandbox_helpers import eventually
 
 
 @pytest.mark.django_db(transaction=True)  # the worker thread writes through its own connection
@@ -54,10 +55,8 @@ def test_cancelling_a_running_task_tears_its_sandbox_down_within_seconds(make_us
 
     thread = threading.Thread(target=worker)
     thread.start()
-    deadline = time.monotonic() + 120
-    while TaskResult.objects.get(pk=todo.pk).phase != "start" and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(1.0)  # the service is up (sleeping) in its sandbox
+    # The service is up (sleeping) in its sandbox: the start phase with a process of the task running.
+    eventually(lambda: TaskResult.objects.get(pk=todo.pk).phase == "start" and processes_touching(root), 120)
     assert TaskResult.objects.get(pk=todo.pk).phase == "start"
     assert processes_touching(root), "the service should be running in the sandbox"
 

@@ -20,6 +20,7 @@ from core.engine.runner import evaluate_task
 from core.engine.spec import PhaseLimits, TaskEvaluation
 from evaluation.engine_setup import sandbox_backend, task_spec, toolchain, work_root
 from evaluation.pipeline import folder_evaluate, repo_evaluate
+from tests.sandbox_helpers import eventually
 from catalog.services import task_reference_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,12 +87,8 @@ def own_work_root(settings):
     root = Path(settings.EVALUATION_WORK_ROOT) / f"test-{uuid.uuid4().hex[:8]}"
     settings.EVALUATION_WORK_ROOT = root
     yield root
-    leftovers = processes_touching(root)
-    deadline = time.monotonic() + 5
-    while leftovers and time.monotonic() < deadline:
-        time.sleep(0.2)
-        leftovers = processes_touching(root)
-    assert leftovers == [], "processes of the sandbox users survived the evaluation"
+    eventually(lambda: not processes_touching(root), 5)
+    assert processes_touching(root) == [], "processes of the sandbox users survived the evaluation"
     assert not root.exists() or list(root.iterdir()) == [], "the task's work folder was not removed"
     if root.exists():
         root.rmdir()

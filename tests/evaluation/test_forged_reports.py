@@ -475,7 +475,7 @@ def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inve
 
 
 @pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "processor-path-of-its-own",
-                                    "javac-of-its-own", "test-resources-from-outside"])
+                                    "javac-of-its-own", "test-resources-from-outside", "processor-by-name"])
 def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tampered(inventory, backend, attack):
     task, repo = inventory
     if attack == "shadowed-junit-class":  # JUnit's own result class replaced from the submission's classes
@@ -485,6 +485,16 @@ def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tamp
         _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
              "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>\n"
              "        <configuration><argLine>-javaagent:${project.basedir}/lib/agent.jar</argLine></configuration>")
+    elif attack == "processor-by-name":  # found on the class path, i.e. in the submission's classes (round 6)
+        _pom(repo, "<release>17</release>\n        </configuration>", "<release>17</release>\n        </configuration>"
+             "<executions><execution><id>default-testCompile</id><configuration><annotationProcessors>"
+             "<annotationProcessor>zz.Proc</annotationProcessor></annotationProcessors></configuration></execution>"
+             "</executions>")
+        write_tree(repo, {"src/main/java/zz/Proc.java": """package zz;
+            import java.util.Set; import javax.annotation.processing.*; import javax.lang.model.element.TypeElement;
+            @SupportedAnnotationTypes("*") public class Proc extends AbstractProcessor {
+              public boolean process(Set<? extends TypeElement> a, RoundEnvironment r) { return false; } }
+        """})
     elif attack in ("processor-path-of-its-own", "javac-of-its-own"):  # code run by the runner's javac
         hook = ("<compilerArgs><arg>-processorpath</arg><arg>${project.build.outputDirectory}</arg></compilerArgs>"
                 if attack == "processor-path-of-its-own" else "<fork>true</fork><executable>./javac</executable>")
@@ -575,3 +585,20 @@ def test_the_build_and_the_service_never_see_the_hidden_tests(inventory, backend
     shown = result.logs["build"] + result.logs.get("start", "")
     assert "LEAK" in shown  # the step ran: it printed the sentinel class, the only test the build is given
     assert "InventoryApiTest" not in shown and "assertEquals" not in shown
+
+
+def test_test_resources_written_over_the_hidden_sources_never_reach_the_compiler(inventory, backend):
+    """Red team round 6: a testResource whose targetPath is the hidden test's source folder, carrying a class of the
+    hidden test's name with 15 empty tests. The runner copies the benchmark's test resources itself (no resources
+    plugin of the pom runs) and checks the sources it compiled: the hidden tests fail as they really ran."""
+    task, repo = inventory
+    write_tree(repo, {"start.sh": NOTHING_SERVED, "shadow/InventoryApiTest.java":
+                      "package com.example.inventory;\npublic class InventoryApiTest {\n"
+                      + "".join(f"@org.junit.jupiter.api.Test void t{i}() {{}}\n" for i in range(15)) + "}\n"})
+    _pom(repo, "<build>", "<build><testResources><testResource><directory>shadow</directory><targetPath>"
+                          "../../src/test/java/com/example/inventory</targetPath></testResource></testResources>")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 15), result.detail

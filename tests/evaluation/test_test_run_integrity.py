@@ -141,10 +141,13 @@ def test_central_unreachable_is_a_platform_fault_not_a_verdict(tmp_path, central
 
 # --- the pom rules the runner's compilation of the hidden tests relies on (core.engine.untrusted_tree) ----------
 @pytest.mark.parametrize(("setting", "why"), [
-    ("<compilerArgs><arg>-processorpath</arg><arg>target/classes</arg></compilerArgs>", "-processorpath"),
+    ("<compilerArgs><arg>-processorpath</arg><arg>target/classes</arg></compilerArgs>", "-processor"),
     ("<compilerArgs><arg>-Xplugin:Rewrite</arg></compilerArgs>", "-Xplugin"),
     ("<compilerArgument>-J-Dx=1</compilerArgument>", "-J"),
-    ("<fork>true</fork><executable>./javac</executable>", "executable"),
+    ("<fork>true</fork><executable>./javac</executable>", "the compiler's fork"),
+    ("<annotationProcessors><annotationProcessor>zz.Proc</annotationProcessor></annotationProcessors>",
+     "annotationProcessors"),
+    ("<compilerArgs><arg>-processor</arg><arg>zz.Proc</arg></compilerArgs>", "-processor"),
 ])
 def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why):
     from core.engine.untrusted_tree import _test_run_setting
