@@ -6,27 +6,20 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.browser_kit import chromium_page
 from django.conf import settings
 
 from tests.conftest import import_demo
 from tests.factories import finished_submission
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync"]
 
 
 @pytest.fixture
 def page():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed: run `WITH_BROWSER=1 scripts/bootstrap.sh`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser.new_page(viewport={"width": 1280, "height": 1100})
-        browser.close()
+    with chromium_page(height=1100) as page:
+        yield page
 
 
 def test_tabs_switch_and_radar_charts_render(live_server, page):

@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from tests.browser_kit import chromium_page
 from django.conf import settings
 from django.core.cache import cache
 
@@ -14,9 +16,6 @@ from tests.conftest import import_demo
 from tests.factories import finished_submission
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync"]
 LONG = "Agent" + "X" * 95  # 100 characters, no break opportunity
 ALL = {"TodoList": (17, "passed", 1), "Notes": (15, "passed", 1), "Bookstore": (18, "passed", 1),
        "Tic-Tac-Toe": (12, "passed", 1), "UserManagement_2": (14, "passed", 1), "InventoryService": (15, "passed", 1)}
@@ -24,14 +23,8 @@ ALL = {"TodoList": (17, "passed", 1), "Notes": (15, "passed", 1), "Bookstore": (
 
 @pytest.fixture
 def page():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed: run `WITH_BROWSER=1 scripts/bootstrap.sh`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser.new_page(viewport={"width": 1280, "height": 1000})
-        browser.close()
+    with chromium_page(height=1000) as page:
+        yield page
 
 
 def test_bands_badges_long_names_history_and_readme_lists_in_chromium(live_server, page):

@@ -7,15 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+
+from tests.browser_kit import CHROMIUM, FLAGS
 from django.conf import settings
 
 from tests.conftest import import_demo
 from tests.factories import finished_submission
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync"]
 # Records every violation the page reports (the event fires for blocked inline scripts, eval, other origins).
 WATCH = """window.__csp = []; document.addEventListener("securitypolicyviolation", function (e) {
   window.__csp.push(e.violatedDirective + " " + (e.blockedURI || "inline")); });"""

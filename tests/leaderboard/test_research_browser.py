@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
+
+from tests.browser_kit import chromium_page
 from django.conf import settings
 from django.core.management import call_command
 
@@ -21,9 +23,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(trans
 ROOT = Path(__file__).resolve().parents[2]
 RELEASE = ROOT.parent / "shared" / "data" / "repogenesis" / "verified"
 MANIFEST = ROOT / "benchmarks" / "repogenesis" / "benchmark.json"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run", "--disable-sync"]
 SEEDED = [("OpenHands + GPT-5", "agent", "OpenHands", "gpt-5", 0.55), ("Cursor + Claude", "ide", "Cursor",
           "claude-sonnet-4.5", 0.5), ("MetaGPT + GPT-5 mini", "agent", "MetaGPT", "gpt-5-mini", 0.3),
           ("Aider + Qwen", "other", "Aider", "qwen3-coder", 0.2)]
@@ -31,14 +30,8 @@ SEEDED = [("OpenHands + GPT-5", "agent", "OpenHands", "gpt-5", 0.55), ("Cursor +
 
 @pytest.fixture
 def page():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed: run `WITH_BROWSER=1 scripts/bootstrap.sh`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser.new_page(viewport={"width": 1280, "height": 1000})
-        browser.close()
+    with chromium_page(height=1000) as page:
+        yield page
 
 
 def _seed():

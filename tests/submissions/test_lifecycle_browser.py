@@ -15,7 +15,7 @@ from evaluation.models import TaskResult
 from evaluation.services import submission_create
 from tests.conftest import import_demo
 from tests.factories import finished_submission
-from tests.test_browser import CHROMIUM, FLAGS
+from tests.browser_kit import CHROMIUM, FLAGS
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
