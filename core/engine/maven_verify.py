@@ -98,14 +98,14 @@ def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verif
     view_dir.mkdir(mode=0o755)
     layer.mkdir(mode=0o755)
     merged.mkdir(mode=0o755)
-    candidates, left_out = _sort_upper(upper, platform_repo)
+    candidates, left_out, bookkeeping = _sort_upper(upper, platform_repo)
     genuine: list[str] = []
     if candidates and verifier is not None:
         with ThreadPoolExecutor(max_workers=8) as pool:
             verdicts = list(pool.map(lambda rel: verifier(rel, upper / rel), candidates))
         genuine = [rel for rel, ok in zip(candidates, verdicts) if ok]
     left_out += [rel for rel in candidates if rel not in set(genuine)]
-    kept = genuine + _bookkeeping(upper, platform_repo)
+    kept = genuine + bookkeeping
     for rel in kept:
         target = layer / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -128,24 +128,23 @@ def _regular_files(upper: Path):
                 yield path.relative_to(upper).as_posix()
 
 
-def _sort_upper(upper: Path, platform_repo: Path) -> tuple[list[str], list[str]]:
-    """(files the build added: to verify against Central, files left out at once): a changed platform file is
-    left out (the platform's own shows through)."""
-    candidates, left_out = [], []
+def _sort_upper(upper: Path, platform_repo: Path) -> tuple[list[str], list[str], list[str]]:
+    """(files the build added: to verify against Central, files left out at once, new bookkeeping kept as is), in
+    one walk: a changed platform file is left out (the platform's own shows through)."""
+    candidates, left_out, bookkeeping = [], [], []
     for rel in _regular_files(upper):
         name = rel.rsplit("/", 1)[-1]
-        if name.startswith(BOOKKEEPING) or name.endswith(IGNORED_SUFFIXES):
+        new = not os.path.lexists(platform_repo / rel)
+        if name.startswith(BOOKKEEPING):
+            if new:
+                bookkeeping.append(rel)
+        elif name.endswith(IGNORED_SUFFIXES):
             continue
-        if not os.path.lexists(platform_repo / rel):  # an artifact of any type: .jar, .pom, .properties ...
+        elif new:  # an artifact of any type: .jar, .pom, .properties ...
             candidates.append(rel)
         else:
             left_out.append(rel)
-    return candidates, left_out
-
-
-def _bookkeeping(upper: Path, platform_repo: Path) -> list[str]:
-    return [rel for rel in _regular_files(upper) if rel.rsplit("/", 1)[-1].startswith(BOOKKEEPING)
-            and not os.path.lexists(platform_repo / rel)]
+    return candidates, left_out, bookkeeping
 
 
 def _foreign_machinery(rel: str, path: Path) -> str | None:

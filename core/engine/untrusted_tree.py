@@ -106,7 +106,7 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
         if tag == "testOutputDirectory":
             return "testOutputDirectory"
         if tag in ("resource", "testResource"):
-            folder = (element.findtext("{*}directory") or element.findtext("directory") or "").strip()
+            folder = _child_text(element, "directory")
             if folder.startswith(("/", "${user.", "${env.", "${java.io.tmpdir}")) or ".." in folder:
                 return f"a {tag} folder outside the project ({folder})"
         if tag == "plugin" and any(local(c.tag) == "artifactId" and (c.text or "").strip() == "maven-compiler-plugin"
@@ -127,12 +127,11 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
                     if launcher:
                         return f"surefire's environment variable {launcher}"
                 if name == "dependencies":
-                    foreign = next((g for g in (d.findtext("{*}groupId") or d.findtext("groupId") or ""
-                                                for d in setting) if not g.strip().startswith(TEST_PLUGIN_GROUPS)), None)
+                    foreign = next((g for g in (_child_text(d, "groupId") for d in setting) if not g.strip().startswith(TEST_PLUGIN_GROUPS)), None)
                     if foreign is not None:
                         return f"a dependency of the test plugin ({foreign or 'no groupId'})"
                 if name in ("systemPropertyVariables", "systemProperties", "environmentVariables"):
-                    keys = [local(c.tag) for c in setting] + [(c.findtext("{*}name") or c.findtext("name") or "")
+                    keys = [local(c.tag) for c in setting] + [_child_text(c, "name")
                                                               for c in setting]
                     junit = next((k for k in keys if k.startswith(_JUNIT_KEYS)), None)
                     if junit:  # JVM properties for the application are fine (Quarkus needs its logging manager)

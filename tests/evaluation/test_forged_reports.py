@@ -127,27 +127,14 @@ _pytest.reports.TestReport.__init__ = _forged
 """
 #: A hook that flips verdicts, registered only once the first hidden test calls the submission (after the first
 #: sentinels ran).
-FLIP_LATE = """
+FLIP_LATE = f"""
 _armed = []
 
 def _arm():
     if _armed:
         return
     _armed.append(1)
-    exec(compile('''
-import gc, pytest
-from _pytest.config import Config
-
-class _Flip:
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item, call):
-        outcome = yield
-        report = outcome.get_result()
-        if item.name in ("test_add", "test_mul", "test_sub"):
-            report.outcome, report.longrepr = "passed", None
-
-next(o for o in gc.get_objects() if isinstance(o, Config)).pluginmanager.register(_Flip())
-''', "late", "exec"), {})
+    exec(compile({FLIP_KNOWN_NAMES!r}, "late", "exec"), {{}})
 
 _add = add
 def add(a, b):
