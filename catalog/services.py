@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .benchmark_files import BenchmarkSource, TaskSource
+from .signals import board_changed
 from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation
 from .names import name_problem, name_skeleton
 from .reported_files import METRICS, ReportedRowSource, ReportedSource
@@ -71,6 +72,7 @@ def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | N
     counts = test_counts or {}
     with transaction.atomic():
         Benchmark.objects.filter(name=source.name).update(is_current=False)
+        board_changed.send(sender=Benchmark, name=source.name)  # a bulk UPDATE: the board's cache is stale
         benchmark = Benchmark.objects.create(name=source.name, title=source.title or source.name,
                                              version=source.version, storage_dir=str(storage), info=source.info)
         rows = {}

@@ -145,6 +145,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache (django-environ's CACHE_URL): local memory per process by default, Redis in production
+# (CACHE_URL=redis://host:6379/1, Django's own Redis backend). The board's rows and answers are kept there, keyed by
+# the board version stored in the database (leaderboard.board_cache), so per-process caches are never stale.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://board")}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

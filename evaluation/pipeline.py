@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from catalog.models import ReferenceStatus, Split, Task
 from catalog.services import task_reference_dir, task_set_reference_status
+from catalog.signals import board_changed
 from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
 from core.engine.runner import evaluate_task
@@ -427,6 +428,7 @@ def run_finalize_if_done(*, run_id: int) -> bool:
     finished = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
         status=RunStatus.FINISHED, phase=RunPhase.FINISHED, finished_at=now, summary=_summary(results))
     if finished:
+        board_changed.send(sender=EvaluationRun, run_id=run_id)  # a bulk UPDATE: no post_save reached the board
         submission_status_set(submission_id=run.submission_id, status=Submission.Status.FINISHED, finished_at=now)
         if run.extracted_dir:
             shutil.rmtree(run.extracted_dir, ignore_errors=True)

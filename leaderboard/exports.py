@@ -52,7 +52,7 @@ def board_export(*, split: Split) -> dict[str, Any]:
     for view in LANGUAGE_VIEWS:
         ranks[view] = {r.run.pk: r for r in leaderboard_rows(split=split, language=view) if r.run is not None}
     overall_order = {pk: i for i, pk in enumerate(ranks["overall"])}
-    runs = sorted(latest_runs(split=split), key=lambda run: (
+    runs = sorted(latest_runs(split=split, results=False), key=lambda run: (
         run.submission.system.type == System.Type.REFERENCE, overall_order.get(run.pk, len(overall_order)),
         run.submission.system.name.lower()))
     rows = []

@@ -30,3 +30,15 @@ class AccountEmail(models.Model):
     def is_verified(self) -> bool:
         """True once the owner opened the link mailed to this address."""
         return self.verified_at is not None
+
+
+class BoardVersion(models.Model):
+    """The version of everything the public board shows (leaderboard.board_cache): one row, its `value` set to a
+    new random number in the transaction that records a result, finishes or withdraws a submission, verifies a
+    published row or edits a system. Cached board rows and responses are keyed by it, so a change is seen by the next request of every
+    process (a counter in the database, not in a per-process local-memory cache)."""
+
+    value = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"board version {self.value}"

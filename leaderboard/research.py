@@ -13,6 +13,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 from django.conf import settings
+from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
 
 from catalog.models import Benchmark, Split, System
@@ -20,7 +21,8 @@ from catalog.selectors import NotFound, split_tasks
 from core.engine import EVALUATOR_VERSION
 from core.grading.metrics import task_difficulty
 from leaderboard.charts import _label
-from leaderboard.selectors import LANGUAGE_VIEWS, LeaderboardRow, leaderboard_rows
+from evaluation.models import TaskResult
+from leaderboard.selectors import HEAVY_RESULT_FIELDS, LANGUAGE_VIEWS, LeaderboardRow, leaderboard_rows
 
 MATRIX_ORDERS = ("difficulty", "name")
 #: A red-to-green scale for Pass@1 in percent (0 = red, 100 = green).
@@ -51,6 +53,8 @@ def task_matrix(*, split: Split, language: str = "overall", order: str = "diffic
     tasks = [t for t in split_tasks(split=split, language=language)]
     excluded = [t.name for t in tasks if t.is_excluded]
     tasks = [t for t in tasks if not t.is_excluded]
+    prefetch_related_objects([row.run for row in rows], Prefetch(  # one query, not one per system
+        "results", queryset=TaskResult.objects.select_related("task").defer(*HEAVY_RESULT_FIELDS)))
     by_run = [{r.task.name: r for r in row.run.results.all()} for row in rows]
     columns = []
     for task in tasks:

@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from core.grading.ranking import RankInput, rank_rows
 from core.grading.metrics import task_difficulty
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
+from leaderboard.board_cache import board_cached
 from leaderboard.significance import cached_significance_groups
 
 from catalog.models import ReportedResult, Split, System
@@ -80,23 +81,42 @@ class LeaderboardRow:
         }
 
 
-def _latest_runs(split: Split) -> list[EvaluationRun]:
+#: TaskResult fields no board read needs (engine logs and per-test cases: the bulk of a result row).
+HEAVY_RESULT_FIELDS = ("logs", "cases", "durations", "endpoints")
+
+
+def _latest_runs(split: Split, *, results: bool = True) -> list[EvaluationRun]:
     """Per system, its latest finished public run on this split, preferring runs on this benchmark version
-    (runs on older versions of the same split stay listed, marked "scored on an older version")."""
+    (runs on older versions of the same split stay listed, marked "scored on an older version"). With `results`
+    the runs' results and their tasks come prefetched (HEAVY_RESULT_FIELDS deferred): 2 queries, or 1 without,
+    whatever the number of systems. The runs' own `summary` is read, their environment is not."""
     runs = (EvaluationRun.objects.filter(status=RunStatus.FINISHED, split__name=split.name,
                                          split__benchmark__name=split.benchmark.name, submission__is_public=True)
-            .select_related("submission__system__team", "benchmark")
-            .prefetch_related(Prefetch("results", queryset=TaskResult.objects.select_related("task"))))
+            .select_related("submission__system__team", "benchmark").defer("environment", "error"))
+    if results:
+        runs = runs.prefetch_related(Prefetch("results", queryset=TaskResult.objects.select_related("task")
+                                              .defer(*HEAVY_RESULT_FIELDS)))
     latest: dict[int, EvaluationRun] = {}
     for run in sorted(runs, key=lambda r: (r.benchmark_id == split.benchmark_id, r.finished_at), reverse=True):
         latest.setdefault(run.submission.system_id, run)
     return list(latest.values())
 
 
-def latest_runs(*, split: Split) -> list[EvaluationRun]:
+def latest_runs(*, split: Split, results: bool = True) -> list[EvaluationRun]:
     """Per system (reference systems included), its latest finished public run on the split, results and tasks
-    prefetched: the runs every leaderboard view, comparison and export reads."""
-    return _latest_runs(split)
+    prefetched (unless `results` is False): the runs every leaderboard view, comparison and export reads. A
+    constant number of queries (2, or 1 without results)."""
+    return _latest_runs(split, results=results)
+
+
+def _per_task_pass(runs: list[EvaluationRun]) -> dict[int, dict[str, float]]:
+    """{run pk: {task name: Pass@1}} of these runs, in one query (values only, no model rows)."""
+    found: dict[int, dict[str, float]] = {run.pk: {} for run in runs}
+    if runs:
+        for run_id, task, value in (TaskResult.objects.filter(run_id__in=list(found)).order_by()
+                                    .values_list("run_id", "task__name", "pass_at_1")):
+            found[run_id][task] = value
+    return found
 
 
 def leaderboard_rows(*, split: Split, language: str = "overall") -> list[LeaderboardRow]:
@@ -105,24 +125,33 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
     Only finished runs are ranked; each system appears once (its latest finished public run). Published results
     of this benchmark and split that an admin verified join the `python` and `java` views when they cover as many
     tasks as the split has (`reported_rankable`), ranked on their aggregates (docs/scoring.md "Ranking" order; their
-    tie marker and significance group are None). Each evaluated row carries its significance group, computed once
-    per set of ranked results and cached (leaderboard.significance).
+    tie marker and significance group are None). Each evaluated row carries its significance group.
+
+    The rows (ranking, paired-bootstrap ties and groups) are computed once per board version and then read from
+    Django's cache (leaderboard.board_cache): a hit costs 1 query, a miss a constant number whatever the number
+    of systems. The rows' runs carry no prefetched results: read those with `latest_runs` or
+    prefetch_related_objects.
     """
     if language not in LANGUAGE_VIEWS:
         raise NotFound(f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}")
+    return board_cached(("rows", split.pk, language), lambda: _leaderboard_rows(split, language))
+
+
+def _leaderboard_rows(split: Split, language: str) -> list[LeaderboardRow]:
     task_names = list(split_tasks(split=split, language=language).values_list("name", flat=True))
     if not task_names:
         return []
     excluded = set(excluded_task_names(split=split, language=language))
     scored_names = [n for n in task_names if n not in excluded]  # N = 0 tasks are left out of the means and pairing
     inputs, by_key = [], {}
-    for run in _latest_runs(split):
-        if run.submission.system.type == System.Type.REFERENCE:
-            continue  # an oracle, not a competitor: see reference_rows
+    runs = [run for run in _latest_runs(split, results=False)
+            if run.submission.system.type != System.Type.REFERENCE]  # an oracle, not a competitor: reference_rows
+    passes = _per_task_pass(runs)
+    for run in runs:
         summary = run.scores.metrics(language) if run.scores else None
         if not summary:
             continue
-        per_task = {r.task.name: r.pass_at_1 for r in run.results.all()}
+        per_task = passes[run.pk]
         by_key[("run", run.pk)] = {"run": run, "metrics": summary}
         inputs.append(RankInput(key=("run", run.pk), pass_at_1=summary["pass_at_1"], ac=summary["ac"],
                                 dsr=summary["dsr"], submitted_at=run.submission.created_at,
@@ -148,9 +177,16 @@ def leaderboard_rows(*, split: Split, language: str = "overall") -> list[Leaderb
 
 def reference_rows(*, split: Split, language: str = "overall") -> list[dict[str, Any]]:
     """The reference solutions' latest finished runs on this split (systems of type `reference`), as
-    {"system", "run", "metrics"} for one language view: shown apart from the ranking, never ranked."""
+    {"system", "run", "metrics"} for one language view: shown apart from the ranking, never ranked. Cached per
+    board version like `leaderboard_rows`."""
+    if language not in LANGUAGE_VIEWS:
+        raise NotFound(f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}")
+    return board_cached(("reference", split.pk, language), lambda: _reference_rows(split, language))
+
+
+def _reference_rows(split: Split, language: str) -> list[dict[str, Any]]:
     rows = []
-    for run in _latest_runs(split):
+    for run in _latest_runs(split, results=False):
         if run.submission.system.type != System.Type.REFERENCE:
             continue
         metrics = run.scores.metrics(language) if run.scores else None

@@ -44,6 +44,25 @@ def cached_significance_groups(per_task_pass: Sequence[Sequence[float] | None], 
     found = cache.get(key)
     if found is not None:
         return [None if g is None else tuple(g) for g in found]
-    groups = significance_groups(per_task_pass, resamples=resamples, seed=seed)
+    groups = _groups_of_distinct_rows(per_task_pass, resamples=resamples, seed=seed)
     cache.set(key, [None if g is None else list(g) for g in groups], CACHE_SECONDS)
     return groups
+
+
+def _groups_of_distinct_rows(per_task_pass: Sequence[Sequence[float] | None], *, resamples: int,
+                             seed: int) -> list[tuple[int, ...] | None]:
+    """significance_groups, with the paired bootstrap run once per pair of *distinct* per-task lists: rows with
+    equal lists are never significantly different (their difference is 0 on every resample) and relate to every
+    other row alike, so each row's group is the rows whose list is in its list's group. Same result as
+    significance_groups on the rows themselves (tests/leaderboard/test_board_cache.py checks it)."""
+    distinct: dict[tuple[float, ...], int] = {}
+    index = [None if v is None else distinct.setdefault(tuple(float(x) for x in v), len(distinct))
+             for v in per_task_pass]
+    if len(distinct) == sum(i is not None for i in index):
+        return significance_groups(per_task_pass, resamples=resamples, seed=seed)
+    grouped = significance_groups([list(v) for v in distinct], resamples=resamples, seed=seed)
+    members: dict[int, list[int]] = {}
+    for row, i in enumerate(index):
+        if i is not None:
+            members.setdefault(i, []).append(row)
+    return [None if i is None else tuple(sorted(r for g in grouped[i] for r in members[g])) for i in index]

@@ -18,6 +18,7 @@ from django.utils import timezone
 from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
 from catalog.models import Split, System
 from catalog.selectors import user_in_team
+from catalog.signals import board_changed
 
 from .models import Submission
 from .quota import QuotaStatus, quota_status
@@ -226,5 +227,6 @@ def submission_withdraw(*, submission: Submission, user: User, reason: str) -> S
                  else submission.status)
         raise SubmissionStateError(f"Submission {submission.pk} is {state}: only a finished public submission can "
                                    "be withdrawn from the board.")
+    board_changed.send(sender=Submission, submission_id=submission.pk)  # a bulk UPDATE: the board's cache is stale
     log.info("submission %s withdrawn by %s: %s", submission.pk, user.username, reason)
     return submission

@@ -82,3 +82,13 @@ def open_box(tmp_path):
     yield make
     for sandbox in opened:
         sandbox.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Every test starts with an empty Django cache: the board cache is keyed by a version stored in the database,
+    and a test's rolled-back transaction takes the version back to one whose cached entries another test filled."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

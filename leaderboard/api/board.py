@@ -21,6 +21,7 @@ from catalog.selectors import system_by_ref
 from catalog.services import system_create, team_for_user
 from submissions.systems import system_delete, system_has_ranked_submission, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
+from leaderboard.board_cache import board_cached
 
 
 # --- shared output pieces ------------------------------------------------------------------------------------
@@ -290,7 +291,13 @@ class LeaderboardApi(APIView):
         query = self.InputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         split = split_get(benchmark=query.validated_data.get("benchmark"), split=query.validated_data.get("split"))
-        language = query.validated_data["language"]
+        params = sorted((k, tuple(v)) for k, v in request.query_params.lists())
+        # the whole answer, once per board version, split and query string (leaderboard.board_cache)
+        return Response(board_cached(("api-leaderboard", split.pk, params),
+                                     lambda: self._data(request, split, query.validated_data["language"])))
+
+    @staticmethod
+    def _data(request, split: Split, language: str) -> dict[str, Any]:
         rows = leaderboard_rows(split=split, language=language)
         shown = board_filter(rows, query=board_query(request.query_params))
         oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"]}
@@ -299,7 +306,7 @@ class LeaderboardApi(APIView):
                 "language": language, "rows": [r.as_dict() for r in shown],
                 "oracle": oracle, "excluded_tasks": excluded_task_names(split=split, language=language),
                 "reported": reported_apart_as_dicts(split=split, language=language, rows=rows)}
-        return Response(LeaderboardOutputSerializer(data).data)
+        return dict(LeaderboardOutputSerializer(data).data)
 
 
 

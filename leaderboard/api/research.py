@@ -17,6 +17,7 @@ from catalog.selectors import split_get
 from leaderboard.api.board import (IntervalField, MetricsOutputSerializer, PayloadSerializer,
                                    SignificanceGroupOutputSerializer, SplitQuerySerializer,
                                    TaskDifficultyOutputSerializer, bad_request_response, error_response)
+from leaderboard.board_cache import board_cached
 from leaderboard.compare import system_compare
 from leaderboard.exports import board_csv, board_export, results_csv
 from leaderboard.research import MATRIX_ORDERS, leaderboard_bibtex, paper_bibtex, task_matrix
@@ -291,7 +292,8 @@ class BoardExportJsonApi(APIView):
         query = SplitQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         split = _split(query)
-        response = Response(BoardExportOutputSerializer(board_export(split=split)).data)
+        response = Response(board_cached(("export-board-json", split.pk),
+                                         lambda: dict(BoardExportOutputSerializer(board_export(split=split)).data)))
         response["Content-Disposition"] = f'inline; filename="{_filename(split, "board.json")}"'
         return response
 
@@ -312,7 +314,8 @@ class BoardExportCsvApi(APIView):
         query = SplitQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         split = _split(query)
-        return _attachment(board_csv(board_export(split=split)), filename=_filename(split, "board.csv"),
+        body = board_cached(("export-board-csv", split.pk), lambda: board_csv(board_export(split=split)))
+        return _attachment(body, filename=_filename(split, "board.csv"),
                            content_type="text/csv; charset=utf-8")
 
 
@@ -330,7 +333,8 @@ class ResultsExportCsvApi(APIView):
         query = SplitQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         split = _split(query)
-        return _attachment(results_csv(split=split), filename=_filename(split, "results.csv"),
+        body = board_cached(("export-results-csv", split.pk), lambda: results_csv(split=split))
+        return _attachment(body, filename=_filename(split, "results.csv"),
                            content_type="text/csv; charset=utf-8")
 
 

@@ -8,11 +8,14 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from markdown_it import MarkdownIt
 from django_ratelimit.decorators import ratelimit
 
 from leaderboard.accounts import account_email_set, verification_send
+from leaderboard.board_cache import board_cached
 from leaderboard.charts import failure_breakdown_figure, radar_figure, shared_template
 from leaderboard.forms import SignUpForm, SystemCreateForm, SystemForm
 from leaderboard.history import system_history
@@ -57,11 +60,24 @@ def home(request):
     published results of this benchmark and split that are not ranked (in `overall`: all of them, both languages,
     since the authors report per language only). The query string sorts and filters the rows
     (leaderboard.research.board_query: sort, order, type, framework, base_model, q, since, until); ranks stay
-    those of the whole board."""
+    those of the whole board.
+
+    The board's HTML (everything but the page's frame, which shows the visitor's log-in) is rendered once per
+    board version, split and query string and then read from the cache (leaderboard.board_cache): a cached page
+    costs a few queries whatever the number of systems."""
     try:
         split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
     except NotFound as exc:
         return _no_leaderboard(request, exc)
+    params = sorted((k, tuple(v)) for k, v in request.GET.lists())
+    board_html = board_cached(("home", split.pk, params),
+                              lambda: render_to_string("leaderboard/_board.html", _board_context(request, split),
+                                                               request=request))  # its links keep the query string
+    return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
+
+
+def _board_context(request, split: Split) -> dict:
+    """The context of leaderboard/_board.html for this request's query string."""
     try:
         query = board_query(request.GET)
     except ValueError as exc:
@@ -91,11 +107,9 @@ def home(request):
         })
     active = request.GET.get("language", "python")
     plotly_template = shared_template(v["figure"] for v in views)  # once per page, not once per tab
-    return render(request, "leaderboard/home.html", {"split": split, "views": views,
-                                                     "plotly_template": plotly_template,
-                                                     "active": active if active in LANGUAGE_VIEWS else "python",
-                                                     "query": query, "query_problem": problem,
-                                                     "choices": board_choices(everything)})
+    return {"split": split, "views": views, "plotly_template": plotly_template,
+            "active": active if active in LANGUAGE_VIEWS else "python",
+            "query": query, "query_problem": problem, "choices": board_choices(everything)}
 
 
 def reported(request):

@@ -1,0 +1,79 @@
+"""The board's cache (issue 14, "a fast board"): ranked rows, significance groups and whole responses computed once
+per change of the results, then read from Django's cache (`CACHES`: local memory by default, Redis with
+`CACHE_URL=redis://...`).
+
+Every entry's key holds the board version (models.BoardVersion, one row in the database, read with one query per
+request): a change the board shows bumps it, and the next request of every web process computes afresh; older
+entries are never read again and expire after CACHE_SECONDS. What bumps it:
+- post_save / post_delete of a run, a task result (a result recorded), a submission, a system, a team, a
+  published row (verified or not, by the admin's actions or catalog.services), a task, a split or a benchmark;
+- catalog.signals.board_changed, sent after the bulk UPDATEs that send no post_save: a run finished
+  (evaluation.pipeline.run_finalize_if_done), a submission withdrawn (submissions.services.submission_withdraw), a
+  benchmark version superseded (catalog.services.benchmark_import).
+A rescore is a new run (post_save) and, when it finishes, run_finalize_if_done's signal.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+
+from leaderboard.models import BoardVersion
+
+T = TypeVar("T")
+#: Seconds an entry is kept: a bound on the cache's size only (an entry of an old version is never read).
+CACHE_SECONDS = 24 * 3600
+
+
+def board_version() -> int:
+    """The current board version (one query; 0 before anything was ever recorded): an opaque number."""
+    value = BoardVersion.objects.filter(pk=1).values_list("value", flat=True).first()
+    return value or 0
+
+
+def board_version_bump(**_: Any) -> None:
+    """Give the board a new version (in the caller's transaction, so it rolls back with it). The version is a
+    random 62-bit number, not a counter: a rolled-back transaction or a database restored from a backup can never
+    bring back a number whose cache entries hold other results. Takes and ignores signal keyword arguments, so it
+    can be connected as a receiver."""
+    value = secrets.randbits(62) + 1
+    if not BoardVersion.objects.filter(pk=1).update(value=value):
+        BoardVersion.objects.update_or_create(pk=1, defaults={"value": value})
+
+
+def board_key(*parts: Any, version: int | None = None) -> str:
+    """A cache key `board:v<version>:<sha256 of parts>` (parts: anything with a stable repr, e.g. the split's pk,
+    the view, a sorted query string)."""
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return f"board:v{board_version() if version is None else version}:{digest}"
+
+
+def board_cached(parts: Iterable[Any], compute: Callable[[], T], *, version: int | None = None) -> T:
+    """`compute()`'s value for these key parts at the board's current version: read from the cache, else computed
+    and stored for CACHE_SECONDS. The version is read before computing, so a change committed meanwhile is seen
+    by the next request."""
+    key = board_key(*parts, version=version)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    value = compute()
+    cache.set(key, value, CACHE_SECONDS)
+    return value
+
+
+def connect_signals() -> None:
+    """Connect board_version_bump to the saves and deletes of every model the board reads, and to
+    catalog.signals.board_changed (called by LeaderboardConfig.ready)."""
+    from catalog.models import Benchmark, ReportedResult, Split, System, Task, Team
+    from catalog.signals import board_changed
+    from evaluation.models import EvaluationRun, TaskResult
+    from submissions.models import Submission
+
+    for model in (EvaluationRun, TaskResult, Submission, System, Team, ReportedResult, Task, Split, Benchmark):
+        post_save.connect(board_version_bump, sender=model, dispatch_uid=f"board-version-save-{model.__name__}")
+        post_delete.connect(board_version_bump, sender=model, dispatch_uid=f"board-version-delete-{model.__name__}")
+    board_changed.connect(board_version_bump, dispatch_uid="board-version-changed")

@@ -1,0 +1,89 @@
+"""A fast board (issue 14): a constant number of SQL queries whatever the number of systems, rows and responses
+cached per board version, and no stale board once a result is recorded or a submission withdrawn."""
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalog.models import Team
+from submissions.services import submission_withdraw
+from tests.factories import finished_submission
+
+BOARD_URLS = ["/?benchmark=demo", "/api/v1/leaderboard/?benchmark=demo", "/api/v1/export/board.json?benchmark=demo",
+              "/api/v1/export/board.csv?benchmark=demo", "/api/v1/export/results.csv?benchmark=demo",
+              "/matrix/?benchmark=demo"]
+
+
+def _systems(split, upto: int) -> None:
+    names = sorted(split.tasks.values_list("name", flat=True))
+    while (i := split.runs.count()) < upto:
+        finished_submission(split=split, system_name=f"system-{i:02d}", team=Team.objects.create(name=f"team-{i}"),
+                            scores={t: ((i + k) % 3, "passed" if (i + k) % 3 else "tests_failed", 1)
+                                    for k, t in enumerate(names)})
+
+
+def _queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.django_db
+def test_board_queries_do_not_grow_with_the_systems(client, demo_split):
+    counts = {}
+    for n in (3, 30):
+        _systems(demo_split, n)
+        cache.clear()  # computed afresh (a miss), then read (a hit)
+        counts[n] = {url: (_queries(client, url), _queries(client, url)) for url in BOARD_URLS}
+    assert counts[3] == counts[30], counts
+    for url, (miss, hit) in counts[30].items():
+        if "matrix" not in url:
+            assert hit <= 4 < miss, (url, miss, hit)  # a cached answer: split, board version (and little else)
+
+
+@pytest.mark.django_db
+def test_board_shows_a_new_result_and_a_withdrawal_at_once(client, demo_split):
+    _systems(demo_split, 3)
+    before = client.get("/api/v1/leaderboard/?benchmark=demo").json()["rows"]
+    assert len(before) == 3 and client.get("/api/v1/leaderboard/?benchmark=demo").json()["rows"] == before
+    names = sorted(demo_split.tasks.values_list("name", flat=True))
+    tests = dict(demo_split.tasks.values_list("name", "tests_total"))
+    best = finished_submission(split=demo_split, system_name="newcomer", team=Team.objects.create(name="new"),
+                               scores={t: (tests[t], "passed", 1) for t in names})
+    rows = client.get("/api/v1/leaderboard/?benchmark=demo").json()["rows"]
+    assert [r["system"] for r in rows][0] == "newcomer" and len(rows) == 4
+    assert "newcomer" in client.get("/?benchmark=demo").content.decode()
+    assert "newcomer" in client.get("/api/v1/export/board.csv?benchmark=demo").content.decode()
+    with CaptureQueriesContext(connection) as first:
+        client.get("/api/v1/leaderboard/?benchmark=demo")
+    assert len(first.captured_queries) <= 4
+
+    admin = User.objects.create_user("admin", is_staff=True)
+    submission_withdraw(submission=best, user=admin, reason="wrong split")
+    rows = client.get("/api/v1/leaderboard/?benchmark=demo").json()["rows"]
+    assert "newcomer" not in [r["system"] for r in rows] and len(rows) == 3
+    assert "newcomer" not in client.get("/api/v1/export/board.json?benchmark=demo").content.decode()
+
+
+@pytest.mark.django_db
+def test_board_shows_a_renamed_system_at_once(client, demo_split):
+    _systems(demo_split, 2)
+    assert "system-00" in client.get("/?benchmark=demo").content.decode()
+    from catalog.models import System
+    system = System.objects.get(name="system-00")
+    system.name = "renamed-system"
+    system.save()
+    page = client.get("/?benchmark=demo").content.decode()
+    assert "renamed-system" in page and "system-00" not in page
+
+
+def test_groups_of_equal_rows_are_those_of_the_rule():
+    """Rows with equal per-task Pass@1 are grouped once; the groups are exactly core's significance_groups."""
+    from core.grading.ranking import significance_groups
+    from leaderboard.significance import _groups_of_distinct_rows
+
+    rows = [[1.0] * 8, [1.0] * 8, [1.0, 1, 1, 1, 0, 0, 0, 0], None, [0.0] * 8, [1.0, 1, 1, 1, 0, 0, 0, 0],
+            [0.0] * 8, [1.0, 1, 1, 1, 1, 1, 0.5, 0]]
+    assert _groups_of_distinct_rows(rows, resamples=500, seed=7) == significance_groups(rows, resamples=500, seed=7)
