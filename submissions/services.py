@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
-from catalog.models import Split, System
+from catalog.models import Split, System, Team
 from catalog.selectors import user_in_team
 from catalog.signals import board_changed
 
@@ -132,9 +132,17 @@ def duplicate_check(*, system: System, split: Split, sha256: str) -> None:
                           "output once: upload the repositories your system generated.")
 
 
-def quota_check(*, system: System) -> None:
+def quota_check(*, system: System, hold: bool = False) -> None:
     """Raise QuotaExceeded when the system's team used its submissions of the last 24 hours (uploads and
-    endpoint runs alike, by any member; failed and cancelled ones do not count: submissions.quota)."""
+    endpoint runs alike, by any member; failed and cancelled ones do not count: submissions.quota).
+
+    `hold=True` is for the transaction that then inserts the submission (it must be inside one): the team's row
+    is locked first (SELECT ... FOR UPDATE on PostgreSQL; on SQLite the immediate transaction already holds the
+    database's write lock), so two checks for one team run one after the other and the second counts the first's
+    submission: simultaneous uploads at the limit cannot both pass. The lock is held until the transaction ends.
+    """
+    if hold:
+        list(Team.objects.select_for_update().filter(pk=system.team_id).values_list("pk", flat=True))
     quota = quota_status(team=system.team)
     if quota.remaining <= 0:
         raise QuotaExceeded(f"Your team has used its {quota.limit} submissions of the last 24 hours (failed and "
@@ -164,7 +172,7 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
         raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
                            "tick \"Queue it even if tasks are missing\" and choose the archive again.")
     duplicate_check(system=system, split=split, sha256=sha256)
-    quota_check(system=system)
+    quota_check(system=system)  # refused early; checked again under the team's lock below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, note=note[:300], is_public=is_public,
@@ -172,6 +180,7 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
                             + manifest.layout_warnings(task_names))
     try:
         with transaction.atomic():
+            quota_check(system=system, hold=True)  # count and insert in one transaction, one team at a time
             submission.archive.save(upload.name, upload, save=False)
             submission.save()
             if on_stored:
@@ -195,6 +204,30 @@ def upload_size_check(*, content_length: str | int | None) -> None:
     if length > settings.SUBMISSION_MAX_UPLOAD_BYTES + 64 * 1024:
         raise SubmissionError(f"The upload is {length} bytes; the limit is {settings.SUBMISSION_MAX_UPLOAD_BYTES} "
                               "bytes. Remove build outputs and dependencies from the archive.")
+
+
+def submission_archive_fetch(*, submission: Submission, folder: Path) -> Path:
+    """Copy the submission's archive from its storage (the web host's disk or the object store, whichever
+    STORAGES["default"] is) into a new file in `folder`, 1 MiB at a time, and return its path: what a worker on
+    another host unpacks. The caller deletes the file. Raises FileNotFoundError when the storage has no archive,
+    ArchiveError when the copy's sha256 is not the one recorded at upload (the stored bytes changed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = ".zip" if submission.archive.name.endswith(".zip") else ".tar.gz"
+    digest = hashlib.sha256()
+    handle = tempfile.NamedTemporaryFile(dir=folder, prefix=f"archive-{submission.pk}-", suffix=suffix, delete=False)
+    try:
+        with handle, submission.archive.storage.open(submission.archive.name, "rb") as src:
+            while chunk := src.read(1024 * 1024):
+                digest.update(chunk)
+                handle.write(chunk)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+    if submission.archive_sha256 and digest.hexdigest() != submission.archive_sha256:
+        Path(handle.name).unlink(missing_ok=True)
+        raise ArchiveError(f"the stored archive is not the one uploaded (sha256 {digest.hexdigest()[:12]}…, "
+                           f"uploaded {submission.archive_sha256[:12]}…)")
+    return Path(handle.name)
 
 
 def archive_limits() -> ArchiveLimits:
