@@ -73,6 +73,9 @@ class Task(models.Model):
     suite_kind = models.CharField(max_length=32, blank=True, help_text="black-box HTTP, white-box or in-process")
     fixes = models.JSONField(default=list, blank=True, help_text='documented fixes: [{"kind", "args", "why"}]')
     defects = models.JSONField(default=list, blank=True, help_text='defect notes: [{"kind", "text", "source"}]')
+    bundle_sha256 = models.CharField(max_length=64, blank=True,
+                                     help_text="sha256 of the task's private files bundle (catalog.bundles), stored "
+                                               "as bundles/<sha256>.tar.gz in the benchmarks storage")
 
     class Meta:
         db_table = "leaderboard_task"  # the table of the app this model came from (catalog 0001)

@@ -14,6 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .benchmark_files import BenchmarkSource, TaskSource
+from .bundles import bundle_store, task_bundles_ensure
+from .bundles import task_hidden_dir, task_reference_dir  # noqa: F401 (their home before bundles: callers import here)
 from .signals import board_changed
 from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation
 from .names import name_problem, name_skeleton
@@ -59,7 +61,8 @@ def _store_files(source: BenchmarkSource) -> Path:
 
 
 def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | None = None) -> ImportOutcome:
-    """Store a benchmark read by `read_benchmark`: files to BENCHMARK_ROOT, rows to the database.
+    """Store a benchmark read by `read_benchmark`: files to BENCHMARK_ROOT and, per task, a bundle of its private
+    files to the benchmarks storage (catalog.bundles: what worker hosts fetch), rows to the database.
 
     Re-importing an unchanged folder returns the existing version (created=False). A changed folder
     creates a new version and makes it current; older versions and their results stay.
@@ -67,8 +70,11 @@ def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | N
     """
     existing = Benchmark.objects.filter(name=source.name, version=source.version).first()
     if existing:
+        task_bundles_ensure(tasks=existing.tasks.select_related("benchmark"))  # imported before bundles existed
         return ImportOutcome(existing, False)
     storage = _store_files(source)
+    bundles = {t.name: bundle_store(hidden=storage / "tasks" / t.name, reference=storage / "references" / t.name)
+               for t in source.tasks}
     counts = test_counts or {}
     with transaction.atomic():
         Benchmark.objects.filter(name=source.name).update(is_current=False)
@@ -82,23 +88,12 @@ def benchmark_import(*, source: BenchmarkSource, test_counts: dict[str, int] | N
                 framework_guessed=t.framework_guessed, domain=t.domain, readme=t.readme,
                 declared_endpoints=t.endpoints, tests_total=max(t.static_count, counts.get(t.name) or 0),
                 handout_files=t.handout_files, has_reference=t.has_reference, port_source=t.port_source[:300],
-                suite_kind=t.suite_kind, fixes=t.fixes, defects=t.defects,
+                suite_kind=t.suite_kind, fixes=t.fixes, defects=t.defects, bundle_sha256=bundles[t.name],
             )
         for split_name, members in source.splits.items():
             split = Split.objects.create(benchmark=benchmark, name=split_name)
             split.tasks.set([rows[m] for m in members])
     return ImportOutcome(benchmark, True)
-
-
-def task_hidden_dir(task: Task) -> Path:
-    """The private folder holding the task's hidden files."""
-    return Path(task.benchmark.storage_dir) / "tasks" / task.name
-
-
-def task_reference_dir(task: Task) -> Path | None:
-    """The private folder holding the task's reference solution, or None."""
-    path = Path(task.benchmark.storage_dir) / "references" / task.name
-    return path if path.is_dir() else None
 
 
 def task_set_reference_status(*, task: Task, status: str, detail: str, runs: list[dict] | None = None) -> Task:

@@ -167,16 +167,45 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"  # made by collectstatic (scripts/run.sh)
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
-}
 WHITENOISE_USE_FINDERS = True  # serve static files without a collectstatic step (tests, dev)
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media-not-served/"  # uploads are private: no URL serves MEDIA_ROOT
+BENCHMARK_ROOT = Path(env("BENCHMARK_ROOT", default=str(VAR_DIR / "benchmarks")))  # hidden tests: never served
+
+# --- Object storage: what worker hosts read (archives, generated repositories, task bundles) ------
+# Everything a worker needs goes through Django's storage API: `default` holds the submitted and generated archives,
+# `benchmarks` the tasks' private-file bundles (catalog.bundles). On the filesystem by default (MEDIA_ROOT and
+# BENCHMARK_ROOT: one host, nothing to set up). With AWS_STORAGE_BUCKET_NAME both live in that S3 bucket
+# (django-storages), under the prefixes `media/` and `benchmarks/`, and worker hosts share nothing but the database,
+# the broker and the bucket (docs/deploy.md "Adding a worker host"). AWS_S3_ENDPOINT_URL points at any
+# S3-compatible server (MinIO, Ceph, moto); the keys come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or the
+# host's role when unset).
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    from boto3.s3.transfer import TransferConfig as _TransferConfig  # noqa: E402
+
+    AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL", default="") or None
+    AWS_S3_REGION_NAME = env.str("AWS_S3_REGION_NAME", default="") or None
+    AWS_ACCESS_KEY_ID = env.str("AWS_ACCESS_KEY_ID", default="") or None
+    AWS_SECRET_ACCESS_KEY = env.str("AWS_SECRET_ACCESS_KEY", default="") or None
+    AWS_S3_ADDRESSING_STYLE = env.str("AWS_S3_ADDRESSING_STYLE", default="path")  # what S3-compatible servers take
+    AWS_DEFAULT_ACL = None  # the bucket's own policy (private): nothing is public
+    AWS_QUERYSTRING_AUTH = True
+    AWS_S3_FILE_OVERWRITE = False
+    # Uploads in 8 MiB parts, two at a time: a 200 MB archive costs the web process ~16 MiB of buffers, not ~80.
+    AWS_S3_TRANSFER_CONFIG = _TransferConfig(multipart_threshold=8 * 1024 * 1024, multipart_chunksize=8 * 1024 * 1024,
+                                             max_concurrency=2, max_io_queue=2)
+    _s3 = "storages.backends.s3.S3Storage"
+    STORAGES = {"default": {"BACKEND": _s3, "OPTIONS": {"location": "media"}},
+                "benchmarks": {"BACKEND": _s3, "OPTIONS": {"location": "benchmarks"}}}
+else:
+    STORAGES = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                "benchmarks": {"BACKEND": "django.core.files.storage.FileSystemStorage",
+                               "OPTIONS": {"location": BENCHMARK_ROOT, "directory_permissions_mode": 0o700,
+                                           "file_permissions_mode": 0o600}}}
+STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"}
 
 # --- Benchmarks and evaluation -------------------------------------------------------------
-BENCHMARK_ROOT = Path(env("BENCHMARK_ROOT", default=str(VAR_DIR / "benchmarks")))  # hidden tests: never served
 EVALUATION_WORK_ROOT = Path(env("EVALUATION_WORK_ROOT", default=str(VAR_DIR / "work")))
 EVALUATION_CACHE_ROOT = Path(env("EVALUATION_CACHE_ROOT", default=str(VAR_DIR / "cache")))
 EVALUATION_BACKEND = env("EVALUATION_BACKEND", default="local")  # local | docker

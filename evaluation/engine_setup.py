@@ -10,7 +10,7 @@ from core.engine.spec import PhaseLimits, TaskSpec
 from core.engine.toolchain import Toolchain, seed_maven_repo, tool_versions
 from core.sandbox import SandboxBackend, get_backend
 from catalog.models import Task
-from catalog.services import task_hidden_dir
+from catalog.bundles import task_hidden_dir
 
 
 @functools.lru_cache(maxsize=1)

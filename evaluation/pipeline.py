@@ -28,7 +28,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from catalog.models import ReferenceStatus, Split, Task
-from catalog.services import task_reference_dir, task_set_reference_status
+from catalog.bundles import task_bundles_ensure, task_reference_dir
+from catalog.services import task_set_reference_status
 from catalog.signals import board_changed
 from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
@@ -38,7 +39,7 @@ from core.grading.taxonomy import Outcome
 from core.report import entry_from_result, evaluation_fields, summarize
 from core.sandbox import IsolationTooWeak, SandboxError, isolation_at_least
 from submissions.models import GenerationCall, Submission
-from submissions.services import archive_limits
+from submissions.services import archive_limits, submission_archive_fetch
 
 from .cancellation import CancellableBackend, CancelWatch, RunCancelled
 from .engine_setup import environment_stamp, sandbox_backend, task_spec, toolchain, work_root
@@ -94,6 +95,7 @@ def run_open(*, submission: Submission, split: Split | None = None) -> Evaluatio
     """Create a queued run with one pending result per task of `split` (default: the submission's split) and put
     the submission back in the queue. Sends nothing: `evaluation.services.run_create` enqueues it."""
     split = split or submission.split
+    task_bundles_ensure(tasks=split.tasks.filter(bundle_sha256="").select_related("benchmark"))  # older imports
     run = EvaluationRun.objects.create(submission=submission, benchmark=split.benchmark, split=split)
     TaskResult.objects.bulk_create(
         TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
@@ -121,18 +123,25 @@ def run_claim(*, run_id: int) -> EvaluationRun | None:
 def run_extract(*, run: EvaluationRun) -> list[int]:
     """Unpack the submission for the run and return the ids of its results to evaluate.
 
-    A bad archive fails the run and the submission with the reason (nothing is scored). The layout warnings were
-    stored when the archive was (submissions.services.submission_store).
+    The archive is read through its storage (the web host's disk or the object store) into a temporary file of
+    this worker, unpacked, and deleted. A bad archive fails the run and the submission with the reason (nothing is
+    scored). The layout warnings were stored when the archive was (submissions.services.submission_store).
     """
     submission = run.submission
-    dest = Path(settings.EVALUATION_WORK_ROOT).parent / "runs" / str(run.pk)
+    runs = Path(settings.EVALUATION_WORK_ROOT).parent / "runs"
+    dest = runs / str(run.pk)
     shutil.rmtree(dest, ignore_errors=True)
     names = list(run.results.values_list("task__name", flat=True))
+    local = None
     try:
-        extract_archive(Path(submission.archive.path), dest, limits=archive_limits(), task_names=names)
+        local = submission_archive_fetch(submission=submission, folder=runs)
+        extract_archive(local, dest, limits=archive_limits(), task_names=names)
     except ArchiveError as exc:
         run_fail(run=run, error=str(exc))
         return []
+    finally:
+        if local is not None:
+            local.unlink(missing_ok=True)
     EvaluationRun.objects.filter(pk=run.pk).update(
         extracted_dir=str(dest), phase=RunPhase.TASKS, backend=sandbox_backend().name, isolation=sandbox_backend().isolation,
         evaluator_version=EVALUATOR_VERSION, heartbeat=timezone.now(), environment=environment_stamp())
@@ -278,16 +287,19 @@ def repo_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: 
     raise AssertionError("unreachable")
 
 
-def folder_evaluate(*, tasks: list[Task], root: Path, concurrency: int | None = None,
-                    on_done=None, harvest_maven: bool = False) -> list[tuple[Task, TaskEvaluation]]:
-    """Evaluate `root/<task.name>` for every task, `concurrency` at a time (default EVALUATION_TASK_CONCURRENCY).
+def folder_evaluate(*, tasks: list[Task], root: Path | None = None, concurrency: int | None = None,
+                    on_done=None, harvest_maven: bool = False,
+                    repo_of=None) -> list[tuple[Task, TaskEvaluation]]:
+    """Evaluate `root/<task.name>` (or `repo_of(task)`, a Path or None, when given) for every task, `concurrency`
+    at a time (default EVALUATION_TASK_CONCURRENCY).
 
     `on_done(task, evaluation)` is called as each finishes. Results come back in the order of `tasks`.
     Platform faults are retried as in a run (`repo_evaluate_with_retries`). Used offline (manage.py evaluate)
     and for reference checks.
     """
     def one(task: Task) -> TaskEvaluation:
-        evaluation = repo_evaluate_with_retries(task=task, repo=root / task.name, harvest_maven=harvest_maven)
+        repo = repo_of(task) if repo_of is not None else root / task.name
+        evaluation = repo_evaluate_with_retries(task=task, repo=repo, harvest_maven=harvest_maven)
         if on_done:
             on_done(task, evaluation)
         return evaluation
@@ -308,10 +320,9 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
             task_set_reference_status(task=t, status=ReferenceStatus.NONE, detail="no reference solution shipped")
     if not with_reference:
         return []
-    root = task_reference_dir(with_reference[0]).parent  # every reference of a version sits side by side
     outcomes: dict[int, list[TaskEvaluation]] = {t.pk: [] for t in with_reference}
     for _ in range(runs):
-        for task, evaluation in folder_evaluate(tasks=with_reference, root=root, on_done=on_done,
+        for task, evaluation in folder_evaluate(tasks=with_reference, repo_of=task_reference_dir, on_done=on_done,
                                                 harvest_maven=True):  # the references are trusted code
             outcomes[task.pk].append(evaluation)
     flagged = []
