@@ -5,8 +5,16 @@ site mails a link signed with SECRET_KEY (django.core.signing, salt `VERIFY_SALT
 EMAIL_VERIFY_MAX_AGE_SECONDS; opening it marks the address verified and copies it to `User.email`, which is what
 Django's password reset mails to. So a reset link only ever goes to an address its owner proved. An address
 belongs to one account at most, compared case-insensitively.
+
+An address nobody verified is held only while its link works: EMAIL_VERIFY_MAX_AGE_SECONDS from when the account
+gave it (`AccountEmail.updated_at`; sending the link again does not extend it). After that the address is free
+again (no one can squat an address they cannot read): another account may give it, which takes it from the
+account that never verified it, and a link mailed for the lapsed hold no longer verifies. A verified address stays
+the account's until it changes it.
 """
 from __future__ import annotations
+
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -14,6 +22,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,9 +40,29 @@ def email_normalize(address: str) -> str:
     return User.objects.normalize_email((address or "").strip())
 
 
+def _hold_cutoff() -> datetime:
+    """Unverified addresses given before this moment are no longer held."""
+    return timezone.now() - timedelta(seconds=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
+
+
+def _lapsed() -> QuerySet[AccountEmail]:
+    """Unverified addresses whose hold has run out (free for any account)."""
+    return AccountEmail.objects.filter(verified_at__isnull=True, updated_at__lt=_hold_cutoff())
+
+
+def pending_until(record: AccountEmail) -> datetime | None:
+    """When the hold of an unverified address runs out (its links stop verifying and another account may take
+    it); None for a verified address."""
+    if record.verified_at is not None:
+        return None
+    return record.updated_at + timedelta(seconds=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
+
+
 def email_taken(address: str, *, user: User | None = None) -> bool:
-    """True when another account than `user` holds `address` (verified or not), case-insensitively."""
-    held = AccountEmail.objects.filter(email__iexact=address)
+    """True when another account than `user` holds `address`, case-insensitively: verified, or given and not
+    verified yet while its link works (a lapsed hold takes nothing: see the module's docstring)."""
+    held = AccountEmail.objects.filter(email__iexact=address).filter(
+        Q(verified_at__isnull=False) | Q(updated_at__gte=_hold_cutoff()))
     verified = User.objects.filter(email__iexact=address)
     if user is not None:
         held, verified = held.exclude(user=user), verified.exclude(pk=user.pk)
@@ -47,16 +76,21 @@ def account_email_of(user: User) -> AccountEmail | None:
 
 def account_email_set(*, user: User, email: str) -> AccountEmail:
     """Give the account `email` to verify (a new address replaces a pending or verified one; `User.email` keeps
-    the verified one until the new one is verified). Raises ValidationError({"email": ...}) when another account
-    holds the address."""
+    the verified one until the new one is verified). Giving again the same unverified address keeps its hold while
+    it runs (a resend does not extend it) and starts a new one once it has lapsed. An address another account gave
+    and never verified, whose hold has lapsed, is taken from that account (it is left without an address).
+    Raises ValidationError({"email": ...}) when another account holds the address."""
     email = email_normalize(email)
     if email_taken(email, user=user):
         raise ValidationError({"email": TAKEN})
     current = account_email_of(user)
     if current is not None and current.email.lower() == email.lower():
+        if current.verified_at is None and pending_until(current) <= timezone.now():
+            current.save(update_fields=["updated_at"])  # a new hold from now
         return current
     try:
         with transaction.atomic():
+            _lapsed().filter(email__iexact=email).exclude(user=user).delete()
             record, _ = AccountEmail.objects.update_or_create(user=user, defaults={"email": email,
                                                                                  "verified_at": None})
     except IntegrityError as exc:  # taken between the check and the write
@@ -73,7 +107,7 @@ def verification_send(*, request: HttpRequest, record: AccountEmail) -> None:
     """Mail the verification link for `record` to its address (EMAIL_BACKEND: the console by default)."""
     url = request.build_absolute_uri(reverse("leaderboard:email_verify", args=[verification_token(record)]))
     context = {"user": record.user, "email": record.email, "url": url, "site": request.get_host(),
-               "days": max(1, settings.EMAIL_VERIFY_MAX_AGE_SECONDS // 86400)}
+               "expires": pending_until(record)}
     subject = render_to_string("registration/email_verify_subject.txt", context).strip()
     body = render_to_string("registration/email_verify_email.txt", context)
     send_mail(subject, body, None, [record.email])
@@ -82,7 +116,8 @@ def verification_send(*, request: HttpRequest, record: AccountEmail) -> None:
 def email_verify(token: str) -> AccountEmail:
     """Verify the address a link's token names: sets `verified_at` and copies the address to `User.email`.
     Opening a link twice is harmless. Raises ValidationError with what went wrong and what to do: an expired
-    link, a damaged one, or one for an address the account has replaced since."""
+    link (older than EMAIL_VERIFY_MAX_AGE_SECONDS, or mailed for a hold that has lapsed since), a damaged one, or
+    one for an address the account has replaced since (or another account has taken after the hold lapsed)."""
     try:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
     except signing.SignatureExpired as exc:
@@ -95,6 +130,9 @@ def email_verify(token: str) -> AccountEmail:
     if record is None or record.email.lower() != data.get("email"):
         raise ValidationError("This link is for an address your account no longer uses: verify the current one "
                               "from your account page.")
+    if record.verified_at is None and pending_until(record) <= timezone.now():
+        raise ValidationError("This verification link has expired: log in and send a new one from your account "
+                              "page.")
     if record.verified_at is None:
         with transaction.atomic():
             record.verified_at = timezone.now()

@@ -216,3 +216,69 @@ def test_mail_goes_to_the_console_by_default_and_to_smtp_by_email_url():
     assert _mail_settings()[0] == "django.core.mail.backends.console.EmailBackend"
     assert _mail_settings(EMAIL_URL="smtp+tls://user:secret@smtp.example.org:587") == [
         "django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "587", "True"]
+
+
+def _lapse_hold(username: str, settings) -> None:
+    """Move the moment `username` gave its address back past EMAIL_VERIFY_MAX_AGE_SECONDS (its hold lapses)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    AccountEmail.objects.filter(user__username=username).update(
+        updated_at=timezone.now() - timedelta(seconds=settings.EMAIL_VERIFY_MAX_AGE_SECONDS + 60))
+
+
+def test_an_address_nobody_verified_is_freed_for_its_real_owner_once_its_link_has_expired(client, db, settings):
+    assert _signup(client, "squatter", "victim@example.org").status_code == 302
+    squatter_link = _link(mail.outbox[0])
+    client.logout()
+    resp = _signup(client, "victim", "Victim@Example.org")  # while the squatter's link works: held
+    assert resp.status_code == 400 and "already used by another account" in resp.content.decode()
+
+    _lapse_hold("squatter", settings)
+    assert _signup(client, "victim", "Victim@Example.org").status_code == 302
+    assert mail.outbox[-1].to == ["Victim@example.org"]
+    assert client.get(_link(mail.outbox[-1])).status_code == 200
+    victim = User.objects.get(username="victim")
+    assert victim.email == "Victim@example.org" and victim.account_email.is_verified
+    assert not AccountEmail.objects.filter(user__username="squatter").exists()
+
+    resp = client.get(squatter_link)  # the squatter's link no longer verifies anything
+    assert resp.status_code == 400
+    assert User.objects.get(username="victim").email == "Victim@example.org"
+    client.logout()
+    assert _logs_in(client, "squatter", PASSWORD)
+    page = client.get("/account/").content.decode()
+    assert "has no e-mail address" in page
+    resp = client.post("/account/", {"email": "victim@example.org"})
+    assert resp.status_code == 400 and "already used by another account" in resp.content.decode()
+
+
+def test_a_verified_address_stays_unique_however_long_ago_it_was_given(client, db, settings):
+    _signup(client, "carol", "carol@example.org")
+    client.get(_link(mail.outbox[0]))
+    _lapse_hold("carol", settings)
+    client.logout()
+    resp = _signup(client, "mallory", "CAROL@example.org")
+    assert resp.status_code == 400 and "already used by another account" in resp.content.decode()
+    assert AccountEmail.objects.get(user__username="carol").is_verified
+    assert User.objects.get(username="carol").email == "carol@example.org"
+
+
+def test_a_link_of_a_lapsed_hold_is_expired_and_giving_the_address_again_starts_a_new_one(client, db, settings):
+    _signup(client, "slow", "slow@example.org")
+    first = _link(mail.outbox[0])
+    given = AccountEmail.objects.get(user__username="slow").updated_at
+    client.post("/account/", {"email": "slow@example.org"})  # a resend while held does not extend the hold
+    resent = _link(mail.outbox[1])
+    assert AccountEmail.objects.get(user__username="slow").updated_at == given
+    _lapse_hold("slow", settings)
+
+    for link in (first, resent):  # signed minutes ago, but mailed for a hold that has lapsed
+        resp = client.get(link)
+        assert resp.status_code == 400 and "expired" in resp.content.decode()
+    assert not AccountEmail.objects.get(user__username="slow").is_verified
+
+    assert client.post("/account/", {"email": "slow@example.org"}).status_code == 302  # nobody took it meanwhile
+    assert client.get(_link(mail.outbox[2])).status_code == 200
+    assert User.objects.get(username="slow").email == "slow@example.org"
