@@ -2,7 +2,8 @@
 within seconds, the task's sandbox is torn down through its own teardown (no process of the sandbox users left, no
 work folder), nothing is stored for the task, and the run and submission end `cancelled`.
 
-Real sandbox and real database rows; the worker is `pipeline.result_process` in a thread, as Celery runs it.
+Real sandbox (the local backend, and the docker backend against a real dockerd) and real database rows; the worker
+is `pipeline.result_process` in a thread, as Celery runs it.
 """
 from __future__ import annotations
 
@@ -26,8 +27,31 @@ from tests.evaluation.test_evaluation_engine_runs import processes_touching
 from tests.sandbox_helpers import eventually
 
 
+def task_containers(client, root: Path) -> list[str]:
+    """Containers of the docker backend (any state) with a folder under `root` mounted: the task's."""
+    found = []
+    for container in client.containers.list(all=True, filters={"label": "repogenesis.backend=docker"}):
+        mounts = container.attrs.get("Mounts") or []
+        if any(str(m.get("Source", "")).startswith(str(root)) for m in mounts):
+            found.append(f"{container.name} ({container.status})")
+    return found
+
+
+@pytest.fixture(params=[pytest.param("local"), pytest.param("docker", marks=pytest.mark.docker)])
+def sandbox_alive(request, monkeypatch):
+    """sandbox_alive(root) -> what of the task's sandbox is running: processes of the sandbox users (local) or
+    containers of the task (docker), as a list (empty: nothing). The pipeline evaluates on that backend."""
+    if request.param == "local":
+        return processes_touching
+    backend = request.getfixturevalue("docker_backend")
+    client = request.getfixturevalue("docker_client")
+    monkeypatch.setattr(pipeline, "sandbox_backend", lambda: backend)
+    return lambda root: task_containers(client, root)
+
+
 @pytest.mark.django_db(transaction=True)  # the worker thread writes through its own connection
-def test_cancelling_a_running_task_tears_its_sandbox_down_within_seconds(make_user, settings, tmp_path):
+def test_cancelling_a_running_task_tears_its_sandbox_down_within_seconds(make_user, settings, tmp_path,
+                                                                        sandbox_alive):
     settings.MEDIA_ROOT = tmp_path / "media"
     root = Path(settings.EVALUATION_WORK_ROOT) / f"test-{uuid.uuid4().hex[:8]}"
     settings.EVALUATION_WORK_ROOT = root
@@ -56,9 +80,9 @@ def test_cancelling_a_running_task_tears_its_sandbox_down_within_seconds(make_us
     thread = threading.Thread(target=worker)
     thread.start()
     # The service is up (sleeping) in its sandbox: the start phase with a process of the task running.
-    eventually(lambda: TaskResult.objects.get(pk=todo.pk).phase == "start" and processes_touching(root), 120)
+    eventually(lambda: TaskResult.objects.get(pk=todo.pk).phase == "start" and sandbox_alive(root), 120)
     assert TaskResult.objects.get(pk=todo.pk).phase == "start"
-    assert processes_touching(root), "the service should be running in the sandbox"
+    assert sandbox_alive(root), "the service should be running in the sandbox"
 
     cancelled_at = time.monotonic()
     submission_cancel(submission=submission, user=user)
@@ -68,7 +92,8 @@ def test_cancelling_a_running_task_tears_its_sandbox_down_within_seconds(make_us
 
     assert not thread.is_alive() and steps == [pipeline.Step.DONE]
     assert stopped_after < pipeline.CANCEL_POLL_SECONDS + 8, f"the worker took {stopped_after:.1f} s to stop"
-    assert processes_touching(root) == [], "a process of the cancelled task survived"
+    assert sandbox_alive(root) == [], "a process or container of the cancelled task survived"
+    assert processes_touching(root) == []
     assert not root.exists() or list(root.iterdir()) == [], "the task's work folder was not removed"
     todo.refresh_from_db()
     assert (todo.status, todo.outcome) == ("pending", "")  # nothing stored for the cancelled task
