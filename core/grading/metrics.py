@@ -175,13 +175,11 @@ def aggregate(
     ac_present = [0.0 if s.ac is None else 1.0 for s in scores]
     ac_tasks = int(sum(ac_present))
 
-    plan = bootstrap.resample_plan(n, resamples, seed)
-    pass_stats, solved_stats, dsr_stats, ac_stats = [], [], [], []
-    for g in plan:
-        pass_stats.append(sum(g(pass_values)) / n)
-        solved_stats.append(sum(g(solved_values)) / n)
-        dsr_stats.append(sum(g(dsr_values)) / n)
-        if ac_tasks:
+    pass_ci, solved_ci, dsr_ci = bootstrap.mean_intervals([pass_values, solved_values, dsr_values],
+                                                          resamples=resamples, seed=seed)
+    ac_stats = []
+    if ac_tasks:  # a ratio of sums over the tasks drawn: AC's own statistic, on the same plan
+        for g in bootstrap.resample_plan(n, resamples, seed):
             drawn = sum(g(ac_present))
             if drawn:
                 ac_stats.append(sum(g(ac_values)) / drawn)
@@ -190,11 +188,11 @@ def aggregate(
     return Aggregate(
         tasks=n,
         pass_at_1=sum(pass_values) / n,
-        pass_at_1_ci=bootstrap.interval(pass_stats),
+        pass_at_1_ci=pass_ci,
         solved=sum(solved_values) / n,
-        solved_ci=bootstrap.interval(solved_stats),
+        solved_ci=solved_ci,
         dsr=sum(dsr_values) / n,
-        dsr_ci=bootstrap.interval(dsr_stats),
+        dsr_ci=dsr_ci,
         ac=sum(ac_values) / ac_tasks if ac_tasks else None,
         ac_ci=bootstrap.interval(ac_stats) if ac_stats else None,
         ac_tasks=ac_tasks,
@@ -217,6 +215,14 @@ def aggregate_by_language(
     }
 
 
+def contains_zero(ci: tuple[float, float]) -> bool:
+    """True when the interval (lo, hi) contains 0: the one rule behind "statistically tied with #1", significance
+    groups and a comparison's `significant` (docs/scoring.md "Ranking", "Significance groups", "Comparing two
+    systems")."""
+    lo, hi = ci
+    return lo <= 0.0 <= hi
+
+
 def paired_tie_with_leader(
     leader: Sequence[float],
     other: Sequence[float],
@@ -227,8 +233,7 @@ def paired_tie_with_leader(
     """True when the 95% paired bootstrap interval of mean(leader - other) over tasks contains 0 (docs/scoring.md
     "Ranking": statistically tied with #1). Both lists hold per-task Pass@1 in the same task order.
     Raises ValueError when the lengths differ or are 0."""
-    lo, hi = bootstrap.paired_difference_interval(leader, other, resamples=resamples, seed=seed)
-    return lo <= 0.0 <= hi
+    return contains_zero(bootstrap.paired_difference_interval(leader, other, resamples=resamples, seed=seed))
 
 
 @dataclass(frozen=True)
@@ -253,8 +258,7 @@ class PairedComparison:
     @property
     def significant(self) -> bool:
         """True when the 95% paired interval leaves out 0 (the two systems differ on these tasks)."""
-        lo, hi = self.difference_ci
-        return not lo <= 0.0 <= hi
+        return not contains_zero(self.difference_ci)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape: the fields above, `difference_ci` as [lo, hi], plus `significant`."""

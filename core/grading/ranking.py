@@ -8,8 +8,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
-from .metrics import paired_tie_with_leader
+from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, paired_difference_intervals
+from .metrics import contains_zero
 
 #: Values are compared after rounding to this many decimals.
 DECIMALS = 4
@@ -46,6 +46,20 @@ def _metrics_key(row: RankInput) -> tuple[float, float, float]:
     return (round(row.pass_at_1, DECIMALS), round(ac, DECIMALS), round(row.dsr, DECIMALS))
 
 
+def _ties_with_leader(ordered: Sequence[RankInput], *, resamples: int, seed: int) -> dict[int, bool]:
+    """{id(row): tied with ordered[0]} for every later row with per-task values when the leader has them (the
+    paired interval of mean(leader - row) contains 0: metrics.paired_tie_with_leader, computed for all rows at
+    once and once per distinct per-task list)."""
+    if not ordered or ordered[0].per_task_pass is None:
+        return {}
+    leader = list(ordered[0].per_task_pass)
+    others = [r for r in ordered[1:] if r.per_task_pass is not None]
+    distinct = list(dict.fromkeys(tuple(r.per_task_pass) for r in others))
+    bounds = dict(zip(distinct, paired_difference_intervals(leader, [list(d) for d in distinct],
+                                                            resamples=resamples, seed=seed)))
+    return {id(r): contains_zero(bounds[tuple(r.per_task_pass)]) for r in others}
+
+
 def rank_rows(
     rows: Sequence[RankInput], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
 ) -> list[RankedRow]:
@@ -61,19 +75,14 @@ def rank_rows(
     )
     ranked: list[RankedRow] = []
     leader = ordered[0] if ordered else None
+    ties = _ties_with_leader(ordered, resamples=resamples, seed=seed)
     previous: tuple[float, float, float] | None = None
     rank = 0
     for position, row in enumerate(ordered, start=1):
         key = _metrics_key(row)
         if key != previous:
             rank, previous = position, key
-        if row is leader:
-            tied: bool | None = False
-        elif leader.per_task_pass is None or row.per_task_pass is None:
-            tied = None
-        else:
-            tied = paired_tie_with_leader(list(leader.per_task_pass), list(row.per_task_pass),
-                                          resamples=resamples, seed=seed)
+        tied = False if row is leader else ties.get(id(row))
         ranked.append(RankedRow(key=row.key, rank=rank, tied_with_leader=tied, row=row))
     return ranked
 
@@ -92,9 +101,11 @@ def significance_groups(
     for i, a in enumerate(per_task_pass):
         if a is None:
             continue
-        for j in range(i + 1, len(per_task_pass)):
-            b = per_task_pass[j]
-            if b is not None and paired_tie_with_leader(list(a), list(b), resamples=resamples, seed=seed):
+        later = [j for j in range(i + 1, len(per_task_pass)) if per_task_pass[j] is not None]
+        bounds = paired_difference_intervals(list(a), [list(per_task_pass[j]) for j in later],
+                                             resamples=resamples, seed=seed)
+        for j, ci in zip(later, bounds):
+            if contains_zero(ci):  # metrics.paired_tie_with_leader's rule, for all later rows at once
                 groups[i].append(j)
                 groups[j].append(i)
     return [None if g is None else tuple(sorted(g)) for g in groups]

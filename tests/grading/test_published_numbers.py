@@ -364,3 +364,40 @@ def test_aggregate_and_ac_ratio_errors_say_what_is_wrong():
         aggregate([])
     with pytest.raises(ValueError, match=r"^implemented endpoints 5 not within 0\.\.4$"):
         ac_ratio(implemented=5, declared=4)
+
+
+def _plain_python_interval(values, resamples, seed):
+    """The definition of docs/scoring.md "Aggregates", written out with nothing but Python: each resample's mean
+    summed left to right, the statistics sorted, the 2.5th and 97.5th percentiles interpolated."""
+    import random
+
+    rng = random.Random(seed)
+    n = len(values)
+    draws = [[0] * n for _ in range(resamples)] if n == 1 else [rng.choices(range(n), k=n) for _ in range(resamples)]
+    stats = sorted(sum(values[i] for i in draw) / n for draw in draws)
+    return bootstrap.percentile(stats, 0.025), bootstrap.percentile(stats, 0.975)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 30])
+def test_intervals_of_many_rows_are_bit_for_bit_those_of_the_definition(n):
+    """The board's batched intervals (ties with #1, significance groups: numpy on the shared plan) equal the plain
+    definition exactly, rows of equal values (a difference of exactly 0) and thirds (no exact binary value)
+    included: a tie decided at a bound of exactly 0 must not flip between the two."""
+    import random
+
+    rng = random.Random(n)
+    rows = [[0.0] * n, [1 / 3] * n, [rng.choice([0, 1 / 3, 2 / 3, 1, 14 / 15]) - rng.choice([0, 1 / 3, 1]) for _ in range(n)],
+            [rng.random() for _ in range(n)], [(k % 3) / 3 - 1 / 3 for k in range(n)]]
+    batched = bootstrap.mean_intervals(rows, resamples=2_000, seed=11)
+    assert batched == [_plain_python_interval(r, 2_000, 11) for r in rows]
+    assert batched[0] == (0.0, 0.0) and all(str(b) != "-0.0" for b in batched[0])
+
+
+def test_batched_paired_intervals_split_into_chunks_agree_with_one_at_a_time(monkeypatch):
+    """Rows processed in several memory chunks give each pair's own interval, in order."""
+    monkeypatch.setattr(bootstrap, "CHUNK_BYTES", 1)  # one row per chunk
+    leader = [1.0, 0.5, 0.0, 1.0, 2 / 3]
+    others = [[1.0, 0.5, 0.0, 1.0, 2 / 3], [0.9, 0.4, 0.0, 0.9, 0.5], [0.0] * 5]
+    assert bootstrap.paired_difference_intervals(leader, others, resamples=500, seed=3) == [
+        bootstrap.paired_difference_interval(leader, o, resamples=500, seed=3) for o in others]
+    assert [paired_tie_with_leader(leader, o, resamples=500, seed=3) for o in others] == [True, False, False]
