@@ -36,7 +36,7 @@ class Reason(str, enum.Enum):
     CATCH_ALL = "catch_all"  # the unknown paths answered alike, not 404, and so did the endpoint: not implemented
     CATCH_ALL_DIFFERS = "catch_all_differs"  # unknown paths answer alike (not 404); the endpoint differs: implemented
     CATCH_ALL_UNSTABLE = "catch_all_unstable"  # two unknown paths answered differently (not 404): not implemented
-    FINGERPRINT_ERROR = "fingerprint_error"  # no connection for the unknown path (the service is gone): inconclusive
+    FINGERPRINT_ERROR = "fingerprint_error"  # no reply to the unknown path (refused, reset, closed): not implemented
     FINGERPRINT_TIMEOUT = "fingerprint_timeout"  # the service stalled on an unknown path: not implemented
     UNSTABLE_404 = "unstable_404"  # unknown paths got 404s with different bodies; so did the endpoint: not implemented
     BUDGET_EXHAUSTED = "budget_exhausted"  # the service used up the probe's time budget first: not implemented
@@ -49,7 +49,7 @@ class Reason(str, enum.Enum):
 class ProbeObservation:
     """What was seen for one endpoint: statuses (None when not requested or no reply) and the reason."""
 
-    implemented: bool | None
+    implemented: bool
     reason: Reason
     endpoint_status: int | None
     fingerprint_status: int | None
@@ -57,10 +57,10 @@ class ProbeObservation:
 
 @dataclass(frozen=True)
 class ProbeResult:
-    """`results`: endpoint -> True (implemented) / False (not) / None (inconclusive: decide statically).
+    """`results`: endpoint -> True (implemented) / False (not); the probe decides every endpoint it is given.
     `observations`: the same keys with statuses and reasons, for the task report."""
 
-    results: dict[Endpoint, bool | None]
+    results: dict[Endpoint, bool]
     observations: dict[Endpoint, ProbeObservation]
 
 
@@ -79,8 +79,11 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     1. fingerprint: M on two unknown paths that look like P (its last literal segment replaced character by
        character at random, depth, parameters and trailing slash kept: `/api/todos/1` -> `/api/xqbvm/1`), one before
        and one after the endpoint's own request, so a service can tell them apart from P only by knowing P's route,
-       nor answer by the order of requests. No connection -> None (`fingerprint_error`: the service is gone, the
-       static check decides); connected but no answer in time -> not implemented (`fingerprint_timeout`). When the
+       nor answer by the order of requests. No reply at all (the connection refused, reset or closed) -> not
+       implemented (`fingerprint_error`: the probe runs only once the service answered its start check, so a
+       service that drops the probe's connections, or quits, is up and serves nothing, and no static check
+       credits its route code: red team round 7); connected but no answer in time -> not implemented
+       (`fingerprint_timeout`). When the
        two replies differ: both 404 -> only a status other than 404/405/501 counts for the endpoint
        (`unstable_404`); otherwise the service answers anything, differently, and nothing is implemented
        (`catch_all_unstable`). A stable reply other than 404 is a catch-all: the endpoint is implemented only
@@ -98,14 +101,15 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     None: unlimited) bounds the whole probe, each request getting at most what is left of it: endpoints not
     reached in time are not implemented (`budget_exhausted`; a service that slow earns no coverage for them).
     Environment proxies are ignored.
-    Returns a ProbeResult with every endpoint as a key. Raises nothing for service misbehaviour.
+    Returns a ProbeResult with every endpoint as a key, each True or False. Raises nothing for service
+    misbehaviour.
     """
     return asyncio.run(_probe_all(base_url=base_url, endpoints=endpoints, timeout=timeout, budget=budget))
 
 
 async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float,
                      budget: float | None) -> ProbeResult:
-    results: dict[Endpoint, bool | None] = {}
+    results: dict[Endpoint, bool] = {}
     observations: dict[Endpoint, ProbeObservation] = {}
     async with httpx.AsyncClient(
         base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
@@ -162,7 +166,7 @@ async def _probe_one(client: httpx.AsyncClient, endpoint: Endpoint, timeout: flo
     unknown = (_lookalike(concrete), _lookalike(concrete))
     first = await _request(client, method, unknown[0][0], timeout)
     if first is None:
-        return ProbeObservation(None, Reason.FINGERPRINT_ERROR, None, None)
+        return ProbeObservation(False, Reason.FINGERPRINT_ERROR, None, None)
     if first is _STALLED:
         return ProbeObservation(False, Reason.FINGERPRINT_TIMEOUT, None, None)
     reply = await _request(client, method, concrete, timeout)

@@ -7,6 +7,8 @@ import socket
 import time
 from datetime import datetime, timezone
 
+import pytest
+
 from core.grading.paths import Endpoint
 from core.grading.probe import Reason, probe_endpoints
 
@@ -241,13 +243,72 @@ def test_a_service_that_answers_by_the_probes_path_shape_or_order_earns_nothing(
     assert result.results == {e: False for e in endpoints}, result.observations
 
 
-def test_nothing_listening_is_inconclusive():
+def test_nothing_listening_earns_nothing():
+    """The probe runs once the service answered its start check: a service gone by then (it quit, or closed its
+    socket) serves nothing, and its route code earns nothing (no static check)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     endpoints = [E("GET", "/api/items"), E("POST", "/login")]
     result = probe_endpoints(base_url=f"http://127.0.0.1:{port}", endpoints=endpoints, timeout=0.5)
-    assert result.results == {e: None for e in endpoints}
+    assert result.results == {e: False for e in endpoints}
+    assert {o.reason for o in result.observations.values()} == {Reason.FINGERPRINT_ERROR}
+
+
+def _dropping_server(stop, mode: str) -> int:
+    """A raw server answering 200 on /api/items only; any other path gets its connection reset (`mode` "reset":
+    SO_LINGER 0) or closed with no reply ("close"). Returns its port; runs until `stop` is set."""
+    import struct
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    srv.settimeout(0.05)
+
+    def handle(conn):
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+            path = data.split(b" ", 2)[1]
+            if path == b"/api/items":
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]")
+            elif mode == "reset":
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    def loop():
+        with srv:
+            while not stop.is_set():
+                try:
+                    conn, _ = srv.accept()
+                except TimeoutError:
+                    continue
+                threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=loop, daemon=True).start()
+    return srv.getsockname()[1]
+
+
+@pytest.mark.parametrize("mode", ["reset", "close"])
+def test_a_service_that_drops_unknown_paths_earns_nothing(mode):
+    """Red team round 7: a service that resets (or closes without a reply) the connection of every path it does not
+    know made the probe inconclusive, and the static check then credited dead route code (AC 6/6 for a service
+    serving /health only). Dropping the unknown path is not implementing the endpoint, whatever it answers."""
+    import threading
+
+    stop = threading.Event()
+    try:
+        port = _dropping_server(stop, mode)
+        endpoints = [E("GET", "/api/items"), E("POST", "/api/items")]
+        result = probe_endpoints(base_url=f"http://127.0.0.1:{port}", endpoints=endpoints, timeout=1)
+    finally:
+        stop.set()
+    assert result.results == {e: False for e in endpoints}
+    assert {o.reason for o in result.observations.values()} == {Reason.FINGERPRINT_ERROR}
 
 
 def test_proxy_environment_is_ignored(serve, monkeypatch):
