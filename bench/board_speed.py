@@ -21,11 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
-import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,8 +32,9 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from prod_site import PY, free_port, gunicorn_start, release, run, site_env  # noqa: E402 (bench/ is not a package)
+
 TASKS = 30
 PATTERNS = 40
 URLS = {"board page": "/?benchmark=bench", "board API": "/api/v1/leaderboard/?benchmark=bench"}
@@ -102,43 +100,15 @@ for name, url in {urls}.items():
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _run(cmd: list[str], env: dict[str, str]) -> str:
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
-    return proc.stdout
-
-
 def site(var_dir: Path, port: int, systems: int) -> subprocess.Popen:
     """Release, seed, warm and start gunicorn on 127.0.0.1:`port`; returns the gunicorn process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k not in ("PYTEST_VERSION",)}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50),
-               VAR_DIR=str(var_dir), ALLOWED_HOSTS="127.0.0.1", DJANGO_SECURE_SSL_REDIRECT="0", PYTHON=PY,
-               GUNICORN_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2", PYTHONPATH=str(ROOT),
-               CACHE_URL=f"filecache://{var_dir / 'django-cache'}", LOG_LEVEL="WARNING")
-    _run(["scripts/release.sh"], env)
+    env = site_env(var_dir, port, CACHE_URL=f"filecache://{var_dir / 'django-cache'}")
+    release(env)
     static = var_dir / "staticfiles" / "bench"
     static.mkdir(parents=True)
-    print(_run([PY, "-c", SEED.format(systems=systems, tasks=TASKS, patterns=PATTERNS, urls=repr(URLS),
-                                      static=static)], env), end="")
-    web = subprocess.Popen([str(Path(PY).parent / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi",
-                            "--access-logfile", "/dev/null"], cwd=ROOT, env=env,
-                           stdout=subprocess.DEVNULL, stderr=open(var_dir / "gunicorn.err", "wb"))
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/static/bench/board-API.bin", timeout=5).raise_for_status()
-            return web
-        except httpx.HTTPError:
-            if web.poll() is not None or time.monotonic() > deadline:
-                sys.exit("gunicorn did not answer: " + (var_dir / "gunicorn.err").read_text()[-3000:])
-            time.sleep(0.3)
+    print(run([PY, "-c", SEED.format(systems=systems, tasks=TASKS, patterns=PATTERNS, urls=repr(URLS),
+                                     static=static)], env), end="")
+    return gunicorn_start(env, var_dir, ready_path="/static/bench/board-API.bin")
 
 
 def _ms(text: str) -> float:
@@ -190,7 +160,7 @@ def main() -> None:
     figures = {}
     for n in args.systems:
         var_dir = Path(tempfile.mkdtemp(prefix="board-speed-"))
-        port = _free_port()
+        port = free_port()
         web = site(var_dir, port, n)
         try:
             for name, path in URLS.items():

@@ -192,9 +192,11 @@ if AWS_STORAGE_BUCKET_NAME:
     AWS_DEFAULT_ACL = None  # the bucket's own policy (private): nothing is public
     AWS_QUERYSTRING_AUTH = True
     AWS_S3_FILE_OVERWRITE = False
-    # Uploads in 8 MiB parts, two at a time: a 200 MB archive costs the web process ~16 MiB of buffers, not ~80.
+    # Uploads in 8 MiB parts, one at a time in the request's own thread: boto3's threaded transfer reads up to 10
+    # parts ahead into memory (a 200 MB upload grew the web worker's peak RSS by 92 MB; sequential: 9 MB,
+    # bench/upload_memory.py --storage s3).
     AWS_S3_TRANSFER_CONFIG = _TransferConfig(multipart_threshold=8 * 1024 * 1024, multipart_chunksize=8 * 1024 * 1024,
-                                             max_concurrency=2, max_io_queue=2)
+                                             use_threads=False)
     _s3 = "storages.backends.s3.S3Storage"
     STORAGES = {"default": {"BACKEND": _s3, "OPTIONS": {"location": "media"}},
                 "benchmarks": {"BACKEND": _s3, "OPTIONS": {"location": "benchmarks"}}}

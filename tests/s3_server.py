@@ -79,7 +79,7 @@ def s3_storages(settings, s3_server):
     for name, value in s3_environment(s3_server, bucket).items():
         setattr(settings, name, value)
     settings.AWS_S3_ADDRESSING_STYLE, settings.AWS_DEFAULT_ACL, settings.AWS_S3_FILE_OVERWRITE = "path", None, False
-    settings.AWS_S3_TRANSFER_CONFIG = TransferConfig(max_concurrency=2)
+    settings.AWS_S3_TRANSFER_CONFIG = TransferConfig(use_threads=False)
     s3 = "storages.backends.s3.S3Storage"
     settings.STORAGES = {**settings.STORAGES, "default": {"BACKEND": s3, "OPTIONS": {"location": "media"}},
                          "benchmarks": {"BACKEND": s3, "OPTIONS": {"location": "benchmarks"}}}
