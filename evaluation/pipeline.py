@@ -16,6 +16,7 @@ import logging
 import shutil
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
@@ -120,32 +121,86 @@ def run_claim(*, run_id: int) -> EvaluationRun | None:
     return run
 
 
+def _runs_root() -> Path:
+    return Path(settings.EVALUATION_WORK_ROOT).parent / "runs"
+
+
+def _unpack(*, run: EvaluationRun, dest: Path) -> None:
+    """Fetch the run's archive through its storage into a temporary file of this host, unpack it into a folder
+    beside `dest` and rename that into place (a concurrent unpack of the same run keeps the first). Raises
+    ArchiveError."""
+    names = list(run.results.values_list("task__name", flat=True))
+    staging = dest.with_name(f".{dest.name}.{uuid.uuid4().hex[:8]}.tmp")
+    local = None
+    try:
+        local = submission_archive_fetch(submission=run.submission, folder=dest.parent)
+        extract_archive(local, staging, limits=archive_limits(), task_names=names)
+        try:
+            staging.rename(dest)
+        except OSError:  # another task of this worker unpacked the same run first
+            if not dest.is_dir():
+                raise
+    finally:
+        if local is not None:
+            local.unlink(missing_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 def run_extract(*, run: EvaluationRun) -> list[int]:
     """Unpack the submission for the run and return the ids of its results to evaluate.
 
     The archive is read through its storage (the web host's disk or the object store) into a temporary file of
-    this worker, unpacked, and deleted. A bad archive fails the run and the submission with the reason (nothing is
-    scored). The layout warnings were stored when the archive was (submissions.services.submission_store).
+    this worker, unpacked under EVALUATION_WORK_ROOT/../runs/<run id>, and deleted. A bad archive fails the run and
+    the submission with the reason (nothing is scored). The layout warnings were stored when the archive was
+    (submissions.services.submission_store). Workers on other hosts unpack their own copy (`run_local_dir`).
     """
-    submission = run.submission
-    runs = Path(settings.EVALUATION_WORK_ROOT).parent / "runs"
-    dest = runs / str(run.pk)
+    dest = _runs_root() / str(run.pk)
     shutil.rmtree(dest, ignore_errors=True)
-    names = list(run.results.values_list("task__name", flat=True))
-    local = None
     try:
-        local = submission_archive_fetch(submission=submission, folder=runs)
-        extract_archive(local, dest, limits=archive_limits(), task_names=names)
+        _unpack(run=run, dest=dest)
     except ArchiveError as exc:
         run_fail(run=run, error=str(exc))
         return []
-    finally:
-        if local is not None:
-            local.unlink(missing_ok=True)
     EvaluationRun.objects.filter(pk=run.pk).update(
         extracted_dir=str(dest), phase=RunPhase.TASKS, backend=sandbox_backend().name, isolation=sandbox_backend().isolation,
         evaluator_version=EVALUATOR_VERSION, heartbeat=timezone.now(), environment=environment_stamp())
     return list(run.results.filter(status=TaskResult.Status.PENDING).values_list("pk", flat=True))
+
+
+#: A worker's unpacked copy of a run that is no longer queued or running is deleted after this many seconds (by the
+#: next run this worker unpacks): the copies of workers that did not finish the run.
+LOCAL_RUN_KEEP_SECONDS = 24 * 3600
+
+
+def _local_runs_sweep() -> None:
+    root = _runs_root()
+    old = time.time() - LOCAL_RUN_KEEP_SECONDS
+    folders = {int(p.name): p for p in root.iterdir() if p.name.isdigit() and p.stat().st_mtime < old}
+    if not folders:
+        return
+    active = set(EvaluationRun.objects.filter(pk__in=folders, status__in=(RunStatus.QUEUED, RunStatus.RUNNING))
+                 .values_list("pk", flat=True))
+    for pk, folder in folders.items():
+        if pk not in active:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_local_dir(*, run: EvaluationRun) -> Path:
+    """This host's unpacked copy of the run's archive: the folder `run_extract` made when this worker prepared the
+    run, else one unpacked now from the storage (a worker on another host than the one that prepared it). Raises
+    SandboxError (a platform fault: the archive passed `run_extract`) when it cannot be fetched or unpacked."""
+    if run.extracted_dir and Path(run.extracted_dir).is_dir():
+        return Path(run.extracted_dir)
+    dest = _runs_root() / str(run.pk)
+    if dest.is_dir():
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    _local_runs_sweep()
+    try:
+        _unpack(run=EvaluationRun.objects.select_related("submission").get(pk=run.pk), dest=dest)
+    except (ArchiveError, OSError) as exc:
+        raise SandboxError(f"this worker could not unpack the submission: {exc}") from exc
+    return dest
 
 
 def run_fail(*, run: EvaluationRun, error: str) -> None:
@@ -386,7 +441,7 @@ def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
         record(phase)
 
     with _heartbeat(result.pk, run.pk, watch):
-        evaluation = repo_evaluate(task=result.task, repo=Path(run.extracted_dir) / result.task.name,
+        evaluation = repo_evaluate(task=result.task, repo=run_local_dir(run=run) / result.task.name,
                                    on_phase=on_phase, watch=watch)
     if evaluation.outcome == Outcome.MISSING:  # e.g. the agent endpoint failed this task: say why
         reason = (Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True)

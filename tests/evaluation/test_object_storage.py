@@ -118,3 +118,24 @@ def test_bundles_and_archives_live_in_s3_and_a_worker_host_reads_them_from_there
         p.name for p in (Path(__file__).resolve().parents[2] / "benchmarks/demo-submissions/agent-alpha").iterdir()
         if p.is_dir())
     assert not list(Path(run.extracted_dir).parent.glob("archive-*"))  # the fetched copy is gone
+
+
+def test_a_worker_on_another_host_unpacks_its_own_copy_of_the_run(demo_split, make_user, demo_zip, s3_storages,
+                                                                   settings, tmp_path):
+    from evaluation.pipeline import run_local_dir
+
+    settings.EVALUATION_WORK_ROOT = tmp_path / "first-host" / "work"
+    user, _ = make_user("s3-hosts")
+    system = system_create(team=team_for_user(user=user), name="Two Hosts")
+    submission = submission_create(system=system, split=demo_split, user=user, enqueue=False,
+                                   upload=SimpleUploadedFile("alpha.zip", demo_zip("agent-alpha")))
+    run = submission.runs.get()
+    run_prepare(run_id=run.pk)
+    run = EvaluationRun.objects.get(pk=run.pk)
+    assert run_local_dir(run=run) == Path(run.extracted_dir)
+    settings.EVALUATION_WORK_ROOT = tmp_path / "second-host" / "work"
+    Path(run.extracted_dir).rename(tmp_path / "out-of-reach")  # the first host's folder is not on this one
+    copy = run_local_dir(run=run)
+    assert copy == tmp_path / "second-host" / "runs" / str(run.pk)
+    assert _same_tree(copy / "TodoList", tmp_path / "out-of-reach" / "TodoList")
+    assert [p.name for p in copy.parent.iterdir()] == [str(run.pk)]  # no archive copy or staging folder left
