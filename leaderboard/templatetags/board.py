@@ -9,6 +9,8 @@ register = template.Library()
 
 #: Above this many rows a band is written as text only (the strip of cells would be too wide).
 MAX_BAND_CELLS = 24
+#: A band's tooltip names at most this many rows of its group, then "and N more" (the API and exports list all).
+MAX_BAND_NAMES = 10
 
 
 def _render(badges: list[Badge]):
@@ -37,15 +39,18 @@ def run_badges_html(run):
 def band(row, total: int):
     """A row's significance group as a band: one cell per ranked row of the view (when at most MAX_BAND_CELLS),
     filled for the rows not significantly different from this one, darker for the row itself, then the ranks it
-    spans (`#1–#3`). A published row (no per-task values) has no group: nothing is drawn (its rank cell already
-    says the tie cannot be computed)."""
+    spans (`#1–#3`); its tooltip names at most MAX_BAND_NAMES of the group and `data-group` lists the group's ranks
+    (the span alone above MAX_BAND_CELLS rows), so a row's HTML does not grow with the board. A published row (no
+    per-task values) has no group: nothing is drawn (its rank cell already says the tie cannot be computed)."""
     group = getattr(row, "significance", None)
     if not group:
         return ""
     positions, ranks, systems = group["positions"], group["ranks"], group["systems"]
     own = group["position"]
     others = [f"#{r} {s}" for p, r, s in zip(positions, ranks, systems) if p != own]
-    title = ("not significantly different from " + ", ".join(others) if others else
+    named = ", ".join(others[:MAX_BAND_NAMES]) + (f" and {len(others) - MAX_BAND_NAMES} more"
+                                                   if len(others) > MAX_BAND_NAMES else "")
+    title = ("not significantly different from " + named if others else
              "significantly different from every other row") + " (paired bootstrap over tasks, 95%)"
     span = f"#{ranks[0]}" if ranks[0] == ranks[-1] else f"#{ranks[0]}–#{ranks[-1]}"
     cells = ""
@@ -53,4 +58,4 @@ def band(row, total: int):
         cells = format_html_join("", '<i class="{}"></i>', (
             ("self" if p == own else "in" if p in positions else "out",) for p in range(1, total + 1)))
     return format_html('<span class="band" title="{}" data-group="{}"><span class="cells">{}</span> {}</span>',
-                       title, " ".join(str(r) for r in ranks), cells, span)
+                       title, " ".join(str(r) for r in ranks) if total <= MAX_BAND_CELLS else span, cells, span)

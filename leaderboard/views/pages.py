@@ -76,6 +76,11 @@ def home(request):
     return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
 
 
+#: Rows of each language view a board page shows unless `?rows=all` (a page of 1,000 systems stays light; ranks,
+#: intervals and significance groups are those of the whole board).
+BOARD_PAGE_ROWS = 100
+
+
 def _board_context(request, split: Split) -> dict:
     """The context of leaderboard/_board.html for this request's query string."""
     try:
@@ -93,8 +98,10 @@ def _board_context(request, split: Split) -> dict:
         count = split_tasks(split=split, language=language).count()
         excluded = excluded_task_names(split=split, language=language)
         overall = language == "overall"
+        shown = rows if request.GET.get("rows") == "all" else rows[:BOARD_PAGE_ROWS]
         views.append({
-            "key": language, "label": LABELS[language], "rows": rows, "task_count": count, "excluded": excluded,
+            "key": language, "label": LABELS[language], "rows": shown, "cut": len(rows) - len(shown),
+            "matching": len(rows), "task_count": count, "excluded": excluded,
             "figure_id": f"fig-{language}",
             "figure": radar_figure(rows=[(f"{r.label} (reported)" if r.reported else r.label, r.metrics)
                                          for r in rows],

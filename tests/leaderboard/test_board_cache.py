@@ -87,3 +87,23 @@ def test_groups_of_equal_rows_are_those_of_the_rule():
     rows = [[1.0] * 8, [1.0] * 8, [1.0, 1, 1, 1, 0, 0, 0, 0], None, [0.0] * 8, [1.0, 1, 1, 1, 0, 0, 0, 0],
             [0.0] * 8, [1.0, 1, 1, 1, 1, 1, 0.5, 0]]
     assert _groups_of_distinct_rows(rows, resamples=500, seed=7) == significance_groups(rows, resamples=500, seed=7)
+
+
+@pytest.mark.django_db
+def test_a_large_board_page_shows_its_first_rows_and_links_to_all(client, demo_split, monkeypatch):
+    """A board of many systems stays a light page: each tab shows its first BOARD_PAGE_ROWS rows with a link to
+    all of them (ranks are those of the whole board), and a band's tooltip names at most MAX_BAND_NAMES rows."""
+    from leaderboard.templatetags import board
+    from leaderboard.views import pages
+
+    monkeypatch.setattr(pages, "BOARD_PAGE_ROWS", 2)
+    monkeypatch.setattr(board, "MAX_BAND_NAMES", 1)
+    _systems(demo_split, 4)
+    page = client.get("/?benchmark=demo&language=overall").content.decode()
+    overall = page[page.index('id="panel-overall"'):]
+    assert "The first 2 of 4 rows." in overall and overall.count('<td class="rank">') == 2
+    assert 'href="?benchmark=demo&amp;language=overall&amp;rows=all"' in overall
+    everything = client.get("/?benchmark=demo&language=overall&rows=all").content.decode()
+    overall_all = everything[everything.index('id="panel-overall"'):]
+    assert overall_all.count('<td class="rank">') == 4 and "The first" not in overall_all
+    assert " and 2 more (paired bootstrap" in everything or " and 1 more (paired bootstrap" in everything
