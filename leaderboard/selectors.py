@@ -81,6 +81,10 @@ class LeaderboardRow:
         }
 
 
+#: Rows of a view (in board order) that get a significance group; rows below get none and are in none
+#: (docs/scoring.md "Significance groups": 1,225 paired bootstraps at most, a few seconds once per change).
+SIGNIFICANCE_MAX_ROWS = 50
+
 #: TaskResult fields no board read needs (engine logs and per-test cases: the bulk of a result row).
 HEAVY_RESULT_FIELDS = ("logs", "cases", "durations", "endpoints")
 
@@ -167,7 +171,10 @@ def _leaderboard_rows(split: Split, language: str) -> list[LeaderboardRow]:
     ranked = rank_rows(inputs)
     labels = [by_key[r.key]["reported"].label if "reported" in by_key[r.key] else
               by_key[r.key]["run"].submission.system.name for r in ranked]
-    groups = cached_significance_groups([r.row.per_task_pass for r in ranked])
+    # groups among the first SIGNIFICANCE_MAX_ROWS rows (docs/scoring.md "Significance groups"): the pairs grow
+    # with the square of the rows
+    groups = cached_significance_groups([r.row.per_task_pass if place < SIGNIFICANCE_MAX_ROWS else None
+                                         for place, r in enumerate(ranked)])
     return [LeaderboardRow(rank=r.rank, tied_with_leader=r.tied_with_leader, **by_key[r.key],
                            significance=None if group is None else {
                                "position": place + 1, "positions": [p + 1 for p in group],

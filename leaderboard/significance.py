@@ -1,8 +1,8 @@
 """Significance groups of a board view (docs/scoring.md "Significance groups"), computed once per set of results and
 kept in Django's cache.
 
-The paired bootstrap costs about 16 ms per pair of rows at 10,000 resamples over 30 tasks (measured here: 0.2 s for
-5 rows, 0.7 s for 10, 3.1 s for 20; a cache hit under 5 ms): too much for every request. The groups depend only on the rows' per-task
+The paired bootstrap costs a few ms per pair of rows at 10,000 resamples over 30 tasks (bench/bootstrap_speed.py;
+0.36 s for 10 rows, 34 s for 100; a cache hit under 5 ms): too much for every request. The groups depend only on the rows' per-task
 Pass@1 in board order, so the cache key is a digest of exactly those values (and of the resampling parameters): a
 new, rescored or withdrawn result changes the ranked rows and so the key, and the next request computes the groups
 once; every other request reads them.

@@ -107,3 +107,15 @@ def test_a_large_board_page_shows_its_first_rows_and_links_to_all(client, demo_s
     overall_all = everything[everything.index('id="panel-overall"'):]
     assert overall_all.count('<td class="rank">') == 4 and "The first" not in overall_all
     assert " and 2 more (paired bootstrap" in everything or " and 1 more (paired bootstrap" in everything
+
+
+@pytest.mark.django_db
+def test_rows_below_the_significance_limit_have_no_group_and_are_in_none(client, demo_split, monkeypatch):
+    """docs/scoring.md "Significance groups": groups among the first SIGNIFICANCE_MAX_ROWS rows of a view only."""
+    from leaderboard import selectors
+
+    monkeypatch.setattr(selectors, "SIGNIFICANCE_MAX_ROWS", 2)
+    _systems(demo_split, 4)
+    rows = client.get("/api/v1/leaderboard/?benchmark=demo&language=overall").json()["rows"]
+    assert [r["significance_group"] is None for r in rows] == [False, False, True, True]
+    assert all(set(r["significance_group"]["ranks"]) <= {rows[0]["rank"], rows[1]["rank"]} for r in rows[:2])
