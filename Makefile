@@ -25,9 +25,10 @@ test-slow:
 	REQUIRE_SANDBOX=1 DATABASE_URL=postgres://leaderboard:leaderboard@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
 		.venv/bin/python -m pytest -q -m "not browser and not docker" $(ENGINE_ONLY)
 
-# Sandbox suites that never depend on the database engine: run once, on SQLite, not again on PostgreSQL.
+# Sandbox suites that never depend on the database engine: run once, on SQLite, not again on PostgreSQL. The two-host
+# test starts its own PostgreSQL database, Redis and S3 server whatever the configuration: once is enough too.
 ENGINE_ONLY = --ignore=tests/evaluation/test_forged_reports.py --ignore=tests/evaluation/test_java_builds.py \
-	--ignore=tests/evaluation/test_runner_rules.py
+	--ignore=tests/evaluation/test_runner_rules.py --ignore=tests/test_two_hosts.py
 
 test-all: test test-slow
 
