@@ -304,8 +304,9 @@ class TaskRun:
         self._plant_hidden_tests(runner_repo / "src" / "test")
         untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
         untrusted_tree.remove_junit_configuration(runner_repo, keep_below="src/test")
+        own = frozenset(name.rpartition(".")[0] for name in self.java_classes if "." in name)
         rewrite = untrusted_tree.test_run_tampering(runner_repo, keep_below="src/test",
-                                                    repositories=(self.test_repo,))
+                                                    repositories=(self.test_repo,), own_packages=own)
         if rewrite:
             raise _Stop("tampered", f"the build would change how the hidden tests run ({rewrite}): the platform runs "
                                     "them with its own settings, so a submission may not configure the test run")

@@ -254,14 +254,18 @@ class _PublishedCopies:
         return any(hashlib.sha256(Path(c).read_bytes()).digest() == digest for c in candidates)
 
 
-def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path, ...] = ()) -> str | None:
+def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path, ...] = (),
+                       own_packages: frozenset[str] = frozenset()) -> str | None:
     """Why the built repository at `root` would rewrite the hidden test run, or None: a build file (pom.xml, any
     depth) naming one of TEST_RUN_SETTINGS, or classes of TEST_MACHINERY outside `keep_below` (the hidden tests):
     as files, or as entries (or JUnit service entries, or COMPILER_HOOKS) of an archive that is not a byte-identical
-    copy of one in the Maven `repositories`. Links are not followed."""
+    copy of one in the Maven `repositories`; or a class of the submission's that shadows a class of a jar in the
+    `repositories` (`shadowed_library_class`; `own_packages`: the hidden tests' packages, dotted, where the
+    application's own classes belong). Links are not followed."""
     import zipfile
 
     published = _PublishedCopies(repositories)
+    classes: dict[str, str] = {}  # a class's possible binary names ("org/x/Y.class") -> where the submission has it
     for folder, dirs, files in os.walk(root, followlinks=False):
         rel_folder = Path(folder).relative_to(root).as_posix()
         if rel_folder == keep_below or rel_folder.startswith(keep_below + "/"):
@@ -279,15 +283,81 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
                     return f"{rel} sets {hit}"
             elif any(m in rel for m in TEST_MACHINERY) and rel.endswith((".class", ".java")):
                 return f"{rel} is a class of the test machinery"
+            elif name.endswith(".class"):
+                _add_class_names(classes, rel, rel)
             elif name.lower().endswith(ARCHIVE_SUFFIXES):
                 try:
                     with zipfile.ZipFile(path) as archive:
-                        hit = next((m for m in archive.namelist() if m.startswith(TEST_MACHINERY)
-                                    or m.startswith(("META-INF/services/org.junit.", *COMPILER_HOOKS))), None)
+                        entries = archive.namelist()
                 except (OSError, zipfile.BadZipFile, ValueError):
                     continue
-                if hit and path not in published:
+                hit = next((m for m in entries if m.startswith(TEST_MACHINERY)
+                            or m.startswith(("META-INF/services/org.junit.", *COMPILER_HOOKS))), None)
+                if path in published:
+                    continue
+                if hit:
                     return f"{rel} carries {hit}"
+                for entry in entries:
+                    if entry.endswith(".class"):
+                        _add_class_names(classes, _versionless(entry), f"{rel}!{entry}")
+    return shadowed_library_class(classes, repositories, own_packages=own_packages)
+
+
+#: Class files that every module or package may have under the same name: never a shadow.
+_SHARED_CLASS_FILES = ("module-info.class", "package-info.class")
+
+
+def _versionless(entry: str) -> str:
+    """An archive entry without the `META-INF/versions/<n>/` prefix of a multi-release jar."""
+    if entry.startswith("META-INF/versions/"):
+        parts = entry.split("/", 3)
+        return parts[3] if len(parts) == 4 else entry
+    return entry
+
+
+def _add_class_names(classes: dict[str, str], rel: str, where: str) -> None:
+    """Record each binary name the class file at `rel` may have: every suffix of its path with a package (the class
+    root is unknown: `target/classes/org/x/Y.class` may be `org/x/Y.class` or `x/Y.class`)."""
+    parts = rel.split("/")
+    if parts[-1] in _SHARED_CLASS_FILES:
+        return
+    for k in range(len(parts) - 1):
+        classes.setdefault("/".join(parts[k:]), where)
+
+
+def shadowed_library_class(classes: dict[str, str], repositories: tuple[Path, ...], *,
+                           own_packages: frozenset[str] = frozenset()) -> str | None:
+    """Why the submission's classes would replace a library's in the hidden test run, or None. `classes` maps the
+    binary names a submission class may have ("org/hamcrest/core/IsEqual.class") to where it is; each jar of the
+    Maven `repositories` (the test run's view: every dependency it can load) is read, and a class the submission
+    also has is a shadow: the submission's build output comes first on the test class path, so its copy of an
+    assertion library's matcher, an HTTP client or a JSON parser the hidden tests use would decide their verdicts
+    (red team round 7: five hamcrest classes whose `matches` returns true gave 28/46 for a service answering `{}`).
+    Classes in `own_packages` or below them (dotted: the application's packages, named by the hidden tests) are the
+    submission's own and never a shadow; nor are module-info and package-info."""
+    import zipfile
+
+    if not classes:
+        return None
+    own = tuple(p.replace(".", "/") + "/" for p in own_packages)
+    for repository in repositories:
+        for dirpath, _, filenames in os.walk(repository):
+            for name in filenames:
+                if not name.endswith(".jar"):
+                    continue
+                jar = os.path.join(dirpath, name)
+                try:
+                    with zipfile.ZipFile(jar) as archive:
+                        entries = archive.namelist()
+                except (OSError, zipfile.BadZipFile, ValueError):
+                    continue
+                for entry in entries:
+                    bare = _versionless(entry)
+                    where = classes.get(bare)
+                    if where is not None and not bare.startswith(own):
+                        library = os.path.relpath(jar, repository)
+                        return (f"{where} shadows {bare[:-len('.class')].replace('/', '.')} of the library {library}: "
+                                "the hidden tests would run with the submission's copy of it")
     return None
 
 

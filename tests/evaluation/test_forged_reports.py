@@ -589,3 +589,20 @@ def test_test_resources_written_over_the_hidden_sources_never_reach_the_compiler
                            toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 15), result.detail
+
+
+def test_a_library_class_shadowed_by_the_submission_is_tampered(inventory, backend):
+    """Red team round 7: the submission's build output comes before the libraries on the test class path, so its own
+    copy of a class the hidden tests use (here Gson's JsonParser, by which the demo suite reads every reply; there
+    hamcrest's matchers, which rest-assured checks bodies with) would decide their verdicts. The run is tampered
+    before the service starts."""
+    task, repo = inventory
+    write_tree(repo, {"src/main/java/com/google/gson/JsonParser.java":
+                      "package com.google.gson;\npublic final class JsonParser {\n"
+                      "  public static JsonElement parseString(String s) { return new JsonObject(); }\n}\n"})
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    assert "com.google.gson.JsonParser" in result.detail and "gson" in result.detail

@@ -249,3 +249,54 @@ def test_a_pom_choosing_the_junit_engines_itself_is_named():
            "<includeJUnit5Engines>zz</includeJUnit5Engines></configuration></plugin></plugins></build></project>")
 
     assert "includeJUnit5Engines" in (_test_run_setting(pom) or "")
+
+
+HAMCREST = "org/hamcrest/hamcrest/2.2/hamcrest-2.2.jar"
+
+
+@pytest.mark.parametrize("where", ["target/classes/org/hamcrest/core/IsEqual.class",
+                                   "build/out/org/hamcrest/core/IsEqual.class"])
+def test_a_submission_class_shadowing_a_library_of_the_test_run_is_named(tmp_path, where):
+    """Red team round 7: five hamcrest classes in the submission's own sources (`matches` always true) come before
+    the real library on the test class path, so rest-assured's checks passed for a service answering `{}` (28/46).
+    A submission class with the name of a class of any jar the test run can load is tampering, wherever the build
+    put it."""
+    from core.engine.untrusted_tree import test_run_tampering
+
+    _put(tmp_path / "m2", HAMCREST, _jar({"org/hamcrest/core/IsEqual.class": b"real", "module-info.class": b"m"}))
+    _put(tmp_path / "repo", where, b"forged")
+    _put(tmp_path / "repo", "target/classes/module-info.class", b"m")
+
+    why = test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",))
+
+    assert why is not None and where in why and "org.hamcrest.core.IsEqual" in why and HAMCREST in why
+
+
+def test_a_shadow_inside_an_unpublished_jar_is_named_and_a_published_copy_is_not(tmp_path):
+    from core.engine.untrusted_tree import test_run_tampering
+
+    real = _jar({"org/hamcrest/core/IsEqual.class": b"real"})
+    _put(tmp_path / "m2", HAMCREST, real)
+    _put(tmp_path / "repo", "target/lib/hamcrest-2.2.jar", real)  # a dependency the build copied: its own bytes
+    assert test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",)) is None
+
+    _put(tmp_path / "repo", "lib/helpers.jar", _jar({"META-INF/versions/11/org/hamcrest/core/IsEqual.class": b"x"}))
+    why = test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",))
+    assert why is not None and "lib/helpers.jar!" in why and "org.hamcrest.core.IsEqual" in why
+
+
+def test_the_applications_own_classes_are_never_a_shadow(tmp_path):
+    """A jar of the application's own package in the platform's repository (a reference build's artifact, say) must
+    not make every honest submission of that task tampered; neither do other classes no library has."""
+    from core.engine.untrusted_tree import test_run_tampering
+
+    _put(tmp_path / "m2", "com/example/app/1.0/app-1.0.jar", _jar({"com/example/auth/Main.class": b"ref",
+                                                                    "com/example/auth/web/Routes.class": b"ref"}))
+    _put(tmp_path / "m2", HAMCREST, _jar({"org/hamcrest/core/IsEqual.class": b"real"}))
+    for rel in ("com/example/auth/Main.class", "com/example/auth/web/Routes.class", "com/example/auth/Users.class"):
+        _put(tmp_path / "repo", f"target/classes/{rel}", b"submission")
+
+    assert test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",),
+                              own_packages=frozenset({"com.example.auth"})) is None
+    assert "com.example.auth.Main" in (test_run_tampering(tmp_path / "repo", keep_below="src/test",
+                                                           repositories=(tmp_path / "m2",)) or "")
