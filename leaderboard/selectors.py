@@ -12,7 +12,7 @@ from core.grading.ranking import RankInput, rank_rows
 from core.grading.metrics import task_difficulty
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
 from leaderboard.board_cache import board_cached
-from leaderboard.significance import cached_significance_groups
+from leaderboard.significance import cached_paired_intervals, cached_significance_groups
 
 from catalog.models import ReportedResult, Split, System
 from catalog.selectors import (NotFound, excluded_task_names, reported_as_dict, reported_metrics, reported_rankable,
@@ -168,7 +168,7 @@ def _leaderboard_rows(split: Split, language: str) -> list[LeaderboardRow]:
         published = dt.datetime.combine(result.source_date, dt.time(), tzinfo=dt.timezone.utc)
         inputs.append(RankInput(key=("reported", result.pk), pass_at_1=metrics["pass_at_1"], ac=metrics["ac"],
                                 dsr=metrics["dsr"], submitted_at=published, per_task_pass=None))
-    ranked = rank_rows(inputs)
+    ranked = rank_rows(inputs, intervals=cached_paired_intervals)  # each pair bootstrapped once, ever
     labels = [by_key[r.key]["reported"].label if "reported" in by_key[r.key] else
               by_key[r.key]["run"].submission.system.name for r in ranked]
     # groups among the first SIGNIFICANCE_MAX_ROWS rows (docs/scoring.md "Significance groups"): the pairs grow

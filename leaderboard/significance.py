@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from django.core.cache import cache
 
-from core.grading.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
+from core.grading.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, paired_difference_intervals
 from core.grading.ranking import significance_groups
 
 #: Bump when the rule of docs/scoring.md "Significance groups" changes: old entries are then never read.
@@ -59,10 +59,35 @@ def _groups_of_distinct_rows(per_task_pass: Sequence[Sequence[float] | None], *,
     index = [None if v is None else distinct.setdefault(tuple(float(x) for x in v), len(distinct))
              for v in per_task_pass]
     if len(distinct) == sum(i is not None for i in index):
-        return significance_groups(per_task_pass, resamples=resamples, seed=seed)
-    grouped = significance_groups([list(v) for v in distinct], resamples=resamples, seed=seed)
+        return significance_groups(per_task_pass, resamples=resamples, seed=seed, intervals=cached_paired_intervals)
+    grouped = significance_groups([list(v) for v in distinct], resamples=resamples, seed=seed,
+                                  intervals=cached_paired_intervals)
     members: dict[int, list[int]] = {}
     for row, i in enumerate(index):
         if i is not None:
             members.setdefault(i, []).append(row)
     return [None if i is None else tuple(sorted(r for g in grouped[i] for r in members[g])) for i in index]
+
+
+def _pair_key(a: Sequence[float], b: Sequence[float], resamples: int, seed: int) -> str:
+    payload = json.dumps([[repr(float(x)) for x in a], [repr(float(x)) for x in b], resamples, seed],
+                         separators=(",", ":"))
+    return f"paired:v{RULE_VERSION}:{hashlib.sha256(payload.encode()).hexdigest()}"
+
+
+def cached_paired_intervals(a: Sequence[float], others: Sequence[Sequence[float]], *,
+                            resamples: int = DEFAULT_RESAMPLES,
+                            seed: int = DEFAULT_SEED) -> list[tuple[float, float]]:
+    """`core.grading.bootstrap.paired_difference_intervals(a, others)`, each pair read from the cache when it was
+    computed before (the key is a digest of both per-task lists, resamples and seed, so an entry is never stale),
+    the others computed together and stored (CACHE_SECONDS). A new result then costs the board the pairs of its own
+    row only, not every pair of the view again. Same shapes and errors as paired_difference_intervals."""
+    keys = [_pair_key(a, b, resamples, seed) for b in others]
+    found = cache.get_many(keys)
+    missing = [i for i, key in enumerate(keys) if key not in found]
+    if missing:
+        computed = paired_difference_intervals(a, [others[i] for i in missing], resamples=resamples, seed=seed)
+        fresh = {keys[i]: ci for i, ci in zip(missing, computed)}
+        cache.set_many(fresh, CACHE_SECONDS)
+        found.update(fresh)
+    return [tuple(found[key]) for key in keys]

@@ -119,3 +119,28 @@ def test_rows_below_the_significance_limit_have_no_group_and_are_in_none(client,
     rows = client.get("/api/v1/leaderboard/?benchmark=demo&language=overall").json()["rows"]
     assert [r["significance_group"] is None for r in rows] == [False, False, True, True]
     assert all(set(r["significance_group"]["ranks"]) <= {rows[0]["rank"], rows[1]["rank"]} for r in rows[:2])
+
+
+@pytest.mark.django_db
+def test_a_new_result_bootstraps_only_the_pairs_of_its_own_row(client, demo_split, monkeypatch):
+    """Issue 14: "the paired-bootstrap tie and group computations done once per result change". Every pair of
+    per-task lists is bootstrapped once and kept; a new (last-ranked) system costs its own pairs only."""
+    from leaderboard import significance
+
+    _systems(demo_split, 4)
+    client.get("/api/v1/leaderboard/?benchmark=demo&language=overall")
+    pairs = []
+    real = significance.paired_difference_intervals
+
+    def counting(a, others, **kwargs):
+        pairs.extend(tuple(b) for b in others)
+        return real(a, others, **kwargs)
+
+    monkeypatch.setattr(significance, "paired_difference_intervals", counting)
+    names = sorted(demo_split.tasks.values_list("name", flat=True))
+    finished_submission(split=demo_split, system_name="last", team=Team.objects.create(name="last"),
+                        scores={t: (0, "tests_failed", 1) for t in names})
+    rows = client.get("/api/v1/leaderboard/?benchmark=demo&language=overall").json()["rows"]
+    assert rows[-1]["system"] == "last" and len(rows) == 5
+    zeros = tuple(0.0 for _ in names)
+    assert pairs and all(b == zeros for b in pairs) and len(pairs) <= 1 + 4, pairs  # its tie, its 4 group pairs
