@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -60,6 +60,9 @@ MAX_ATTEMPTS = 3
 HEARTBEAT_SECONDS = 5
 #: A running result looks this often (seconds) whether its run was cancelled; then its sandbox is torn down.
 CANCEL_POLL_SECONDS = 1.0
+#: The error of a run the platform could not unpack (its submission fails; failed ones do not count in the quota).
+UNPACK_FAILED = ("the platform could not unpack this submission ({reason}); it does not count against your quota, "
+                 "please resubmit")
 #: A result released after a platform fault is tried again after this many seconds (Celery countdown and in-process
 #: runs alike), at most MAX_ATTEMPTS times in all.
 RETRY_DELAY_SECONDS = 5
@@ -251,11 +254,12 @@ def cancelled_leftovers_remove(*, stale_after: float | None = None) -> int:
 
 
 def result_claim(*, result_id: int, stale_after: float | None = None) -> TaskResult | None:
-    """Claim a pending result (or one whose worker died: running with a stale heartbeat). None if taken."""
+    """Claim a pending result (or one whose worker died: running with a stale heartbeat) of a running run whose
+    archive is unpacked (phase `tasks`). None if taken, or while the run is not evaluating tasks."""
     stale = stale_cutoff(stale_after)
     claimed = TaskResult.objects.filter(pk=result_id).filter(
         Q(status=TaskResult.Status.PENDING) | Q(status=TaskResult.Status.RUNNING, heartbeat__lt=stale)
-    ).filter(run__status=RunStatus.RUNNING).update(
+    ).filter(run__status=RunStatus.RUNNING, run__phase=RunPhase.TASKS).update(  # unpacked: never an empty folder
         status=TaskResult.Status.RUNNING, heartbeat=timezone.now(), phase=ResultPhase.MATERIALIZE, attempts=F("attempts") + 1)
     if not claimed:
         return None
@@ -401,19 +405,26 @@ def _heartbeat(result_id: int, run_id: int, watch: CancelWatch | None = None):
     every CANCEL_POLL_SECONDS whether the run was cancelled and then `watch.cancel()` (tears the sandbox down)."""
     stop = threading.Event()
 
+    def once(last: float) -> float:
+        if watch is not None and not watch.cancelled and run_is_cancelled(run_id=run_id):
+            log.info("run %s was cancelled: tearing down the sandbox of result %s", run_id, result_id)
+            watch.cancel()
+        if time.monotonic() - last < HEARTBEAT_SECONDS:
+            return last
+        now = timezone.now()
+        TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(heartbeat=now)
+        EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
+        return time.monotonic()
+
     def beat() -> None:
         last = time.monotonic()
         try:
             while not stop.wait(CANCEL_POLL_SECONDS if watch is not None else HEARTBEAT_SECONDS):
-                if watch is not None and not watch.cancelled and run_is_cancelled(run_id=run_id):
-                    log.info("run %s was cancelled: tearing down the sandbox of result %s", run_id, result_id)
-                    watch.cancel()
-                if time.monotonic() - last < HEARTBEAT_SECONDS:
-                    continue
-                last = time.monotonic()
-                now = timezone.now()
-                TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(heartbeat=now)
-                EvaluationRun.objects.filter(pk=run_id).update(heartbeat=now)
+                try:
+                    last = once(last)
+                except DatabaseError as exc:  # beat again once the database is back: a silent task is re-claimed
+                    log.warning("heartbeat of result %s failed (%s); trying again", result_id, exc)
+                    connection.close()
         finally:
             connection.close()
 
@@ -541,10 +552,12 @@ def run_prepare(*, run_id: int) -> list[int] | None:
         return None
     try:
         result_ids = run_extract(run=run)
+    except DatabaseError:  # the database went away: the run stays in `extract`, unpacked again by stale_work
+        log.exception("run %s could not be prepared: the database failed; the recovery unpacks it again", run_id)
+        raise
     except Exception as exc:  # a platform fault while unpacking: fail visibly rather than hang in "extract"
         log.exception("run %s could not be prepared", run_id)
-        run_fail(run=run, error=f"the platform could not unpack this submission ({type(exc).__name__}); "
-                                "it does not count against your quota, please resubmit")
+        run_fail(run=run, error=UNPACK_FAILED.format(reason=type(exc).__name__))
         return []
     if not result_ids:
         run_finalize_if_done(run_id=run_id)
@@ -574,12 +587,21 @@ def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int
     """What a dead worker left behind, as (queued run ids, result ids to send again); see tasks.runs_recover.
 
     - queued runs created before the stale cutoff;
+    - runs whose worker died while unpacking (running, phase `extract`, stale heartbeat): put back in the queue to be
+      unpacked again, or failed once MAX_ATTEMPTS claims could not unpack them; their results are never sent
+      before (result_claim refuses them), so no task is evaluated against a folder that was not unpacked;
     - results running with a stale heartbeat: put back to pending;
     - pending results of running runs whose heartbeat is stale.
     A harness fault is never scored: the retried attempt's result replaces it.
     """
     stale = stale_cutoff(stale_after)
     runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
+    unpacking = EvaluationRun.objects.filter(status=RunStatus.RUNNING, phase=RunPhase.EXTRACT, heartbeat__lt=stale)
+    for run in unpacking.select_related("submission"):
+        if run.attempts >= MAX_ATTEMPTS:
+            run_fail(run=run, error=UNPACK_FAILED.format(reason=f"{run.attempts} attempts"))
+        elif unpacking.filter(pk=run.pk).update(status=RunStatus.QUEUED, phase=RunPhase.QUEUED):
+            runs.append(run.pk)
     dead = list(TaskResult.objects.filter(status=TaskResult.Status.RUNNING, heartbeat__lt=stale,
                                           run__status=RunStatus.RUNNING).values_list("pk", flat=True))
     TaskResult.objects.filter(pk__in=dead).update(status=TaskResult.Status.PENDING, phase=ResultPhase.RETRY)
