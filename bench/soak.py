@@ -103,7 +103,8 @@ class Postgres:
                           f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} -c fsync=off", "start")
 
     def stop(self) -> None:
-        self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        if (self.data / "postmaster.pid").exists():  # not stopped already (the outage, or the end of the soak)
+            self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
 
 class Redis:
