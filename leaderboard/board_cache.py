@@ -77,3 +77,21 @@ def connect_signals() -> None:
         post_save.connect(board_version_bump, sender=model, dispatch_uid=f"board-version-save-{model.__name__}")
         post_delete.connect(board_version_bump, sender=model, dispatch_uid=f"board-version-delete-{model.__name__}")
     board_changed.connect(board_version_bump, dispatch_uid="board-version-changed")
+
+
+def board_cached_response(request, parts: Iterable[Any], compute: Callable[[], Any]):
+    """The API answer for `compute()`'s data, cached per board version and `parts` like `board_cached`. A JSON
+    answer is kept rendered (bytes), so a cached request costs no JSON rendering (a large board is megabytes of it);
+    another format the client negotiated (DRF's browsable API) is rendered from the cached data. `request` is a DRF
+    Request after content negotiation (inside an APIView's handler)."""
+    from django.http import HttpResponse
+    from rest_framework.renderers import JSONRenderer
+    from rest_framework.response import Response
+
+    parts = tuple(parts)
+    data = board_cached(("data", *parts), compute)
+    renderer = request.accepted_renderer
+    if not isinstance(renderer, JSONRenderer):
+        return Response(data)
+    body = board_cached(("json", renderer.__class__.__name__, *parts), lambda: renderer.render(data))
+    return HttpResponse(body, content_type=f"{request.accepted_media_type or renderer.media_type}")

@@ -21,7 +21,7 @@ from catalog.selectors import system_by_ref
 from catalog.services import system_create, team_for_user
 from submissions.systems import system_delete, system_has_ranked_submission, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
-from leaderboard.board_cache import board_cached
+from leaderboard.board_cache import board_cached_response
 
 
 # --- shared output pieces ------------------------------------------------------------------------------------
@@ -293,8 +293,8 @@ class LeaderboardApi(APIView):
         split = split_get(benchmark=query.validated_data.get("benchmark"), split=query.validated_data.get("split"))
         params = sorted((k, tuple(v)) for k, v in request.query_params.lists())
         # the whole answer, once per board version, split and query string (leaderboard.board_cache)
-        return Response(board_cached(("api-leaderboard", split.pk, params),
-                                     lambda: self._data(request, split, query.validated_data["language"])))
+        return board_cached_response(request, ("api-leaderboard", split.pk, params),
+                                     lambda: self._data(request, split, query.validated_data["language"]))
 
     @staticmethod
     def _data(request, split: Split, language: str) -> dict[str, Any]:

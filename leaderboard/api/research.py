@@ -17,7 +17,7 @@ from catalog.selectors import split_get
 from leaderboard.api.board import (IntervalField, MetricsOutputSerializer, PayloadSerializer,
                                    SignificanceGroupOutputSerializer, SplitQuerySerializer,
                                    TaskDifficultyOutputSerializer, bad_request_response, error_response)
-from leaderboard.board_cache import board_cached
+from leaderboard.board_cache import board_cached, board_cached_response
 from leaderboard.compare import system_compare
 from leaderboard.exports import board_csv, board_export, results_csv
 from leaderboard.research import MATRIX_ORDERS, leaderboard_bibtex, paper_bibtex, task_matrix
@@ -292,8 +292,8 @@ class BoardExportJsonApi(APIView):
         query = SplitQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         split = _split(query)
-        response = Response(board_cached(("export-board-json", split.pk),
-                                         lambda: dict(BoardExportOutputSerializer(board_export(split=split)).data)))
+        response = board_cached_response(request, ("export-board-json", split.pk),
+                                         lambda: dict(BoardExportOutputSerializer(board_export(split=split)).data))
         response["Content-Disposition"] = f'inline; filename="{_filename(split, "board.json")}"'
         return response
 
