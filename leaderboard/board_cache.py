@@ -14,8 +14,10 @@ A rescore is a new run (post_save) and, when it finishes, run_finalize_if_done's
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
+from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -45,11 +47,28 @@ def board_version_bump(**_: Any) -> None:
         BoardVersion.objects.update_or_create(pk=1, defaults={"value": value})
 
 
+#: The code that shapes what the board shows (its rows, rules, pages and answers): a release that changes any of it
+#: never reads entries an older release wrote into a shared cache (Redis outlives a deploy).
+CODE_FOLDERS = ("core/grading", "leaderboard", "templates/leaderboard")
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of the source files under CODE_FOLDERS (read once per process): 16 hex characters."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder in CODE_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".html") and "migrations" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def board_key(*parts: Any, version: int | None = None) -> str:
-    """A cache key `board:v<version>:<sha256 of parts>` (parts: anything with a stable repr, e.g. the split's pk,
-    the view, a sorted query string)."""
+    """A cache key `board:v<version>:<code digest>:<sha256 of parts>` (parts: anything with a stable repr, e.g. the
+    split's pk, the view, a sorted query string)."""
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
-    return f"board:v{board_version() if version is None else version}:{digest}"
+    return f"board:v{board_version() if version is None else version}:{code_digest()}:{digest}"
 
 
 def board_cached(parts: Iterable[Any], compute: Callable[[], T], *, version: int | None = None) -> T:

@@ -144,3 +144,20 @@ def test_a_new_result_bootstraps_only_the_pairs_of_its_own_row(client, demo_spli
     assert rows[-1]["system"] == "last" and len(rows) == 5
     zeros = tuple(0.0 for _ in names)
     assert pairs and all(b == zeros for b in pairs) and len(pairs) <= 1 + 4, pairs  # its tie, its 4 group pairs
+
+
+@pytest.mark.django_db
+def test_entries_written_by_another_release_are_never_read(client, demo_split, monkeypatch):
+    """A shared cache (Redis) outlives a deploy: the board of a new release never serves what the old code
+    rendered, even at the same board version."""
+    from catalog.models import System
+    from leaderboard import board_cache
+
+    _systems(demo_split, 2)
+    url = "/api/v1/leaderboard/?benchmark=demo&language=overall"
+    with monkeypatch.context() as old_release:
+        old_release.setattr(board_cache, "code_digest", lambda: "0ld0ld0ld0ld0ld0")
+        assert "system-00" in [r["system"] for r in client.get(url).json()["rows"]]
+        System.objects.filter(name="system-00").update(name="renamed-quietly")  # no signal: the same version
+        assert "system-00" in [r["system"] for r in client.get(url).json()["rows"]]
+    assert "renamed-quietly" in [r["system"] for r in client.get(url).json()["rows"]]
