@@ -535,9 +535,11 @@ def result_process(*, result_id: int) -> Step:
         TaskResult.objects.filter(pk=result_id, status=TaskResult.Status.RUNNING).update(
             status=TaskResult.Status.PENDING, phase=ResultPhase.NONE)
         return Step.DONE
-    except SandboxError as exc:
+    except DatabaseError:  # the database went away: the result stays running, stale_work sends it again
+        raise
+    except Exception as exc:  # SandboxError, or any fault of the platform's own code (never the submission's)
         log.exception("platform fault on result %s", result_id)
-        if result_release_after_fault(result_id=result_id, error=str(exc)):
+        if result_release_after_fault(result_id=result_id, error=f"{type(exc).__name__}: {exc}"):
             return Step.RETRY
     run_finalize_if_done(run_id=result.run_id)
     return Step.DONE
@@ -590,7 +592,8 @@ def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int
     - runs whose worker died while unpacking (running, phase `extract`, stale heartbeat): put back in the queue to be
       unpacked again, or failed once MAX_ATTEMPTS claims could not unpack them; their results are never sent
       before (result_claim refuses them), so no task is evaluated against a folder that was not unpacked;
-    - results running with a stale heartbeat: put back to pending;
+    - results running with a stale heartbeat: put back to pending, or stored as `harness_error` once MAX_ATTEMPTS
+      claims died with their worker (a task that kills its worker is not sent again forever);
     - pending results of running runs whose heartbeat is stale.
     A harness fault is never scored: the retried attempt's result replaces it.
     """
@@ -603,8 +606,12 @@ def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int
         elif unpacking.filter(pk=run.pk).update(status=RunStatus.QUEUED, phase=RunPhase.QUEUED):
             runs.append(run.pk)
     dead = list(TaskResult.objects.filter(status=TaskResult.Status.RUNNING, heartbeat__lt=stale,
-                                          run__status=RunStatus.RUNNING).values_list("pk", flat=True))
-    TaskResult.objects.filter(pk__in=dead).update(status=TaskResult.Status.PENDING, phase=ResultPhase.RETRY)
+                                          run__status=RunStatus.RUNNING).values_list("pk", "run_id"))
+    for pk, run_id in dead:  # a task that killed its worker MAX_ATTEMPTS times is a harness_error, not a loop
+        if not result_release_after_fault(result_id=pk, error=f"the worker died while evaluating it "
+                                                              f"({MAX_ATTEMPTS} attempts)"):
+            run_finalize_if_done(run_id=run_id)
+    dead = [pk for pk, _ in dead]
     orphans = list(TaskResult.objects.filter(status=TaskResult.Status.PENDING, run__status=RunStatus.RUNNING)
                    .filter(Q(run__heartbeat__lt=stale) | Q(pk__in=dead)).values_list("pk", flat=True))
     return runs, orphans

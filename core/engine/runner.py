@@ -288,9 +288,21 @@ class TaskRun:
         only, and take the sentinel out of the service's. In the runner's copy the submission's JUnit service entries
         and junit-platform.properties are removed, so no extension of the submission is found whatever its
         configuration enables, and so are its annotation processors and compiler plugins (the runner compiles the
-        hidden tests itself, from the benchmark's files)."""
+        hidden tests itself, from the benchmark's files). For a black-box suite the copy holds the poms only: the
+        suite needs the dependencies they name, never the submission's classes or resources. A build whose files
+        would not fit the task's disk once copied (sparse files) ends `build_failed`."""
         self.work.runner.mkdir(mode=0o700)
-        untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo", links=False)
+        size = untrusted_tree.apparent_size(self.work.repo)
+        if size > self.spec.limits.disk_bytes:
+            raise _Stop("build_failed", f"the build left {size / 2**30:.1f} GiB of files (sparse files count in "
+                                        "full), more than the task's disk allows for the test run's copy")
+        # A black-box suite needs none of the submission's code or resources in its JVM (red team round 8: a
+        # service-provider entry of target/classes ran there and rewrote the reports): its copy keeps the poms only.
+        try:
+            untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo", links=False,
+                                     only_named=None if self.spec.in_process else "pom.xml")
+        except OSError as exc:
+            raise _Stop("build_failed", f"the built repository could not be copied for the test run: {exc}") from exc
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
             untrusted_tree.remove_below(self.work.repo, rel)
         if verified_repo:
@@ -305,8 +317,11 @@ class TaskRun:
         untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
         untrusted_tree.remove_junit_configuration(runner_repo, keep_below="src/test")
         own = frozenset(name.rpartition(".")[0] for name in self.java_classes if "." in name)
-        rewrite = untrusted_tree.test_run_tampering(runner_repo, keep_below="src/test",
-                                                    repositories=(self.test_repo,), own_packages=own)
+        # The whole build is checked, the service's tree included (a black-box run's copy has its poms only): a
+        # build that tries to rewrite the test run is flagged whether or not its classes could reach it.
+        rewrite = untrusted_tree.test_run_tampering(
+            runner_repo if self.spec.in_process else self.work.repo, keep_below="src/test",
+            repositories=(self.test_repo,), own_packages=own)
         if rewrite:
             raise _Stop("tampered", f"the build would change how the hidden tests run ({rewrite}): the platform runs "
                                     "them with its own settings, so a submission may not configure the test run")

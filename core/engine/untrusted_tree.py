@@ -13,18 +13,33 @@ import stat
 from pathlib import Path
 
 
-def copy_tree(source: Path, target: Path, *, links: bool = True) -> None:
+def copy_tree(source: Path, target: Path, *, links: bool = True, only_named: str | None = None) -> None:
     """Copy `source` to `target` keeping symlinks as links (never followed; `links=False` leaves them out) and
-    leaving out FIFOs, sockets and device nodes."""
+    leaving out FIFOs, sockets and device nodes; with `only_named`, only the regular files of that name (and the
+    folders) are copied. Raises OSError (shutil.Error) when a file cannot be copied, e.g. the target is full."""
     def special(folder: str, names: list[str]) -> list[str]:
         skipped = []
         for name in names:
             mode = os.lstat(os.path.join(folder, name)).st_mode
             if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or (links and stat.S_ISLNK(mode))):
                 skipped.append(name)
+            elif only_named is not None and not stat.S_ISDIR(mode) and name != only_named:
+                skipped.append(name)
         return skipped
 
     shutil.copytree(source, target, symlinks=True, ignore=special)
+
+
+def apparent_size(root: Path) -> int:
+    """Bytes the regular files below `root` would take once copied (st_size, so sparse files count in full); links
+    are not followed."""
+    total = 0
+    for folder, _, files in os.walk(root, followlinks=False):
+        for name in files:
+            info = os.lstat(os.path.join(folder, name))
+            if stat.S_ISREG(info.st_mode):
+                total += info.st_size
+    return total
 
 
 def remove_below(root: Path, rel: str) -> None:
@@ -232,22 +247,24 @@ def _outside_code_in_test_run(pom: str, repositories: tuple[Path, ...], depth: i
 
 class _PublishedCopies:
     """Whether a file is a byte-identical copy of one in the Maven `repositories` (a dependency the build copied,
-    like JUnit's own jar in target/dependency/). The repositories' file names are indexed once, on first use, so an
-    archive-laden tree costs one walk of them, not one per archive."""
+    like JUnit's own jar in target/dependency/, or Quarkus's `lib/main/<group>.<artifact>-<version>.jar`: the name
+    may differ, the bytes may not). The repositories' files are indexed by size once, on first use, so an
+    archive-laden tree costs one walk of them, and only files of the same size are hashed."""
 
     def __init__(self, repositories: tuple[Path, ...]) -> None:
         self.repositories = repositories
-        self._by_name: dict[str, list[str]] | None = None
+        self._by_size: dict[int, list[str]] | None = None
 
     def __contains__(self, path: Path) -> bool:
-        if self._by_name is None:
-            self._by_name = {}
+        if self._by_size is None:
+            self._by_size = {}
             for repository in self.repositories:
                 for dirpath, _, filenames in os.walk(repository):
                     for name in filenames:
-                        self._by_name.setdefault(name, []).append(os.path.join(dirpath, name))
-        size = path.stat().st_size
-        candidates = [c for c in self._by_name.get(path.name, ()) if os.path.getsize(c) == size]
+                        if name.lower().endswith(ARCHIVE_SUFFIXES):
+                            full = os.path.join(dirpath, name)
+                            self._by_size.setdefault(os.path.getsize(full), []).append(full)
+        candidates = self._by_size.get(path.stat().st_size, ())
         if not candidates:
             return False
         digest = hashlib.sha256(path.read_bytes()).digest()
@@ -281,15 +298,19 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
                 hit = _test_run_setting(text) or _outside_code_in_test_run(text, repositories)
                 if hit:
                     return f"{rel} sets {hit}"
+                if "systemPath" in text:  # red team round 8: a file of the tree, of any name, on the class path
+                    return f"{rel} declares a system-scoped dependency (systemPath): a local file on the test class path"
             elif any(m in rel for m in TEST_MACHINERY) and rel.endswith((".class", ".java")):
                 return f"{rel} is a class of the test machinery"
             elif name.endswith(".class"):
                 _add_class_names(classes, rel, rel)
-            elif name.lower().endswith(ARCHIVE_SUFFIXES):
+            elif name.lower().endswith(ARCHIVE_SUFFIXES) or _zip_signature(path):  # a jar under any name
                 try:
                     with zipfile.ZipFile(path) as archive:
                         entries = archive.namelist()
                 except (OSError, zipfile.BadZipFile, ValueError):
+                    if _zip_signature(path):  # the JVM may read what Python's zipfile refuses
+                        return f"{rel} is an archive the platform cannot read"
                     continue
                 hit = next((m for m in entries if m.startswith(TEST_MACHINERY)
                             or m.startswith(("META-INF/services/org.junit.", *COMPILER_HOOKS))), None)
@@ -301,6 +322,16 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
                     if entry.endswith(".class"):
                         _add_class_names(classes, _versionless(entry), f"{rel}!{entry}")
     return shadowed_library_class(classes, repositories, own_packages=own_packages)
+
+
+def _zip_signature(path: Path) -> bool:
+    """True when the file starts like a zip archive (a local file header or an empty archive's end record), whatever
+    its name: the JVM reads a class-path entry by its content."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+    except OSError:
+        return False
 
 
 #: Class files that every module or package may have under the same name: never a shadow.

@@ -169,13 +169,20 @@ def test_a_folder_differing_only_in_case_gets_a_case_hint(submit):
         "folder 'todolist' is not task 'TodoList': task names are case-sensitive, so 'TodoList' scores 0 as missing"]
 
 
+@pytest.mark.parametrize("fault", ["sandbox", "unexpected"])
 @pytest.mark.django_db(transaction=True)  # the pool thread writes through its own connection
-def test_an_inline_run_retries_a_platform_fault_like_the_worker(make_user, private_dirs, demo_zip, monkeypatch):
-    """The in-process loop shares `pipeline.result_process` with Celery: a platform fault (SandboxError) releases the
-    result and it is evaluated again, MAX_ATTEMPTS times in all; only then is it `harness_error` (the run fails)."""
+def test_an_inline_run_retries_a_platform_fault_like_the_worker(make_user, private_dirs, demo_zip, monkeypatch, fault):
+    """The in-process loop shares `pipeline.result_process` with Celery: a platform fault (SandboxError, or any
+    other exception of the platform's code, such as the shutil.Error of red team round 8, which left the result
+    running for the recovery to send again forever) releases the result and it is evaluated again, MAX_ATTEMPTS
+    times in all; only then is it `harness_error` (the run fails)."""
+    import shutil
+
     from core.engine.spec import TaskEvaluation
     from core.sandbox import SandboxError
     from evaluation import pipeline
+
+    error = SandboxError if fault == "sandbox" else shutil.Error
 
     faults = {"TodoList": 1, "InventoryService": pipeline.MAX_ATTEMPTS}  # one recovers, one never does
     calls: dict[str, int] = {}
@@ -183,7 +190,7 @@ def test_an_inline_run_retries_a_platform_fault_like_the_worker(make_user, priva
     def flaky_platform(*, task, repo, on_phase=None, harvest_maven=False, watch=None):
         calls[task.name] = calls.get(task.name, 0) + 1
         if calls[task.name] <= faults.get(task.name, 0):
-            raise SandboxError("the sandbox could not be created")
+            raise error("the sandbox could not be created" if fault == "sandbox" else "[Errno 28] No space left")
         return TaskEvaluation(task=task.name, outcome="tests_failed", dsr=1, tests_passed=0,
                               tests_total=task.tests_total, detail="stub")
 

@@ -606,3 +606,56 @@ def test_a_library_class_shadowed_by_the_submission_is_tampered(inventory, backe
 
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
     assert "com.google.gson.JsonParser" in result.detail and "gson" in result.detail
+
+
+#: A service-provider entry of the JDK in the submission's resources (red team round 8): its class loads in any JVM
+#: that logs through System.Logger, as java.net.http.HttpClient does in the demo's black-box suite; in the surefire
+#: fork it ends the JVM at once (the red team's version rewrote the reports instead: 15/15 for a service answering {}).
+LOGGER_FINDER = {
+    "src/main/resources/META-INF/services/java.lang.System$LoggerFinder": "zz.Finder\n",
+    "src/main/java/zz/Finder.java": """
+        package zz;
+        public class Finder extends System.LoggerFinder {
+          static {
+            try { Class.forName("org.apache.maven.surefire.booter.ForkedBooter"); Runtime.getRuntime().halt(3); }
+            catch (ClassNotFoundException notInSurefire) { }
+          }
+          public System.Logger getLogger(String name, Module module) {
+            return new System.Logger() {
+              public String getName() { return name; }
+              public boolean isLoggable(System.Logger.Level level) { return false; }
+              public void log(System.Logger.Level l, java.util.ResourceBundle b, String m, Throwable t) { }
+              public void log(System.Logger.Level l, java.util.ResourceBundle b, String f, Object... p) { }
+            };
+          }
+        }
+        """}
+
+
+def test_no_code_or_resource_of_the_submission_reaches_a_black_box_suites_jvm(inventory, backend):
+    """A black-box suite tests the service over HTTP: the runner's copy keeps the submission's poms only, so no
+    class, service entry or resource of the submission is on the hidden test run's class path."""
+    task, repo = inventory
+    write_tree(repo, LOGGER_FINDER)
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+
+
+def test_a_sparse_file_left_by_the_build_is_a_build_failure_not_a_crash(inventory, backend):
+    """Red team round 8: two 1.9 GB sparse files cost no disk in the build, but the runner's copy wrote them out in
+    full, filled the task's folder and crashed the evaluation (a worker would send the task again forever)."""
+    task, repo = inventory
+    _pom(repo, "<plugins>", """<plugins><plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId>
+      <version>3.5.0</version><executions><execution><id>holes</id><phase>generate-sources</phase>
+      <goals><goal>exec</goal></goals><configuration><executable>sh</executable><arguments><argument>-c</argument>
+      <argument>mkdir -p ${project.build.directory} &amp;&amp; truncate -s 1900M ${project.build.directory}/holes-1 &amp;&amp; truncate -s 1900M ${project.build.directory}/holes-2</argument>
+      </arguments></configuration></execution></executions></plugin>""")
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert result.outcome == "build_failed" and "sparse files count in full" in result.detail, \
+        (result.detail, str(result.logs)[-2000:])

@@ -90,3 +90,26 @@ def test_a_run_that_never_unpacks_fails_after_its_attempts_and_frees_the_quota(u
     assert submission.status == "failed" and "could not unpack this submission" in submission.error
     assert not TaskResult.objects.filter(run=run).exclude(outcome="").exists()  # nothing scored
     assert quota_status(team=submission.system.team).used == 0
+
+
+def test_a_task_that_kills_its_worker_every_time_ends_harness_error_not_a_loop(unpacking_run):
+    """Red team round 8: a task whose evaluation dies with its worker (a crash, a kill, memory) was put back to pending
+    by every recovery sweep, forever. After MAX_ATTEMPTS claims it is `harness_error` and the run fails."""
+    submission, run = unpacking_run
+    runs, _ = pipeline.stale_work(stale_after=60)  # the dead unpacking: queued again, then unpacked
+    assert runs == [run.pk] and pipeline.run_prepare(run_id=run.pk)
+    result = run.results.get(task__name="TodoList")
+    for attempt in range(1, pipeline.MAX_ATTEMPTS + 1):
+        assert pipeline.result_claim(result_id=result.pk) is not None  # claimed ... and the worker died
+        TaskResult.objects.filter(pk=result.pk).update(heartbeat=timezone.now() - timedelta(hours=1))
+        EvaluationRun.objects.filter(pk=run.pk).update(heartbeat=timezone.now() - timedelta(hours=1))
+        _, sent = pipeline.stale_work(stale_after=60)
+        assert (result.pk in sent) == (attempt < pipeline.MAX_ATTEMPTS)
+
+    result.refresh_from_db()
+    assert (result.status, result.outcome) == (TaskResult.Status.DONE, "harness_error")
+    assert "worker died" in result.detail
+    for other in run.results.exclude(pk=result.pk):  # the tasks the submission lacks: scored missing
+        assert pipeline.result_process(result_id=other.pk) is pipeline.Step.DONE
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and "harness_error" in run.error

@@ -300,3 +300,50 @@ def test_the_applications_own_classes_are_never_a_shadow(tmp_path):
                               own_packages=frozenset({"com.example.auth"})) is None
     assert "com.example.auth.Main" in (test_run_tampering(tmp_path / "repo", keep_below="src/test",
                                                            repositories=(tmp_path / "m2",)) or "")
+
+
+def test_a_renamed_copy_of_a_published_jar_is_no_shadow(tmp_path):
+    """Quarkus packs each dependency as lib/main/<group>.<artifact>-<version>.jar: the same bytes under another
+    name are the library itself, not a submission's copy of its classes (the reference of quarkus-blog-cms was
+    tampered before this)."""
+    from core.engine.untrusted_tree import test_run_tampering
+
+    real = _jar({"org/hamcrest/core/IsEqual.class": b"real"})
+    _put(tmp_path / "m2", HAMCREST, real)
+    _put(tmp_path / "repo", "target/quarkus-app/lib/main/org.hamcrest.hamcrest-2.2.jar", real)
+
+    assert test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",)) is None
+
+
+@pytest.mark.parametrize("name", ["lib/support.bin", "lib/support"])
+def test_test_machinery_in_an_archive_of_any_name_is_named(tmp_path, name):
+    """Red team round 8: a jar named support.bin, put on the class path by a system-scoped dependency, carried a
+    JUnit class past a check that opened only files named *.jar (15/15 for a service answering {})."""
+    from core.engine.untrusted_tree import test_run_tampering
+
+    _put(tmp_path, name, _jar({"org/junit/platform/engine/support/hierarchical/ThrowableCollector.class": b"x"}))
+
+    assert f"{name} carries org/junit/" in (test_run_tampering(tmp_path, keep_below="src/test") or "")
+
+
+def test_a_system_scoped_dependency_and_an_unreadable_archive_are_named(tmp_path):
+    from core.engine.untrusted_tree import test_run_tampering
+
+    _put(tmp_path / "a", "pom.xml", b"<project><dependencies><dependency><groupId>x</groupId><artifactId>y</artifactId>"
+                                    b"<version>1</version><scope>system</scope><systemPath>${project.basedir}/lib/y"
+                                    b"</systemPath></dependency></dependencies></project>")
+    assert "system-scoped dependency" in (test_run_tampering(tmp_path / "a", keep_below="src/test") or "")
+
+    _put(tmp_path / "b", "lib/broken.jar", b"PK\x03\x04" + b"\x00" * 40)
+    assert "cannot read" in (test_run_tampering(tmp_path / "b", keep_below="src/test") or "")
+
+
+def test_the_apparent_size_counts_sparse_files_in_full(tmp_path):
+    from core.engine.untrusted_tree import apparent_size
+
+    with open(tmp_path / "holes", "wb") as handle:
+        handle.truncate(5 * 2**30)
+    (tmp_path / "small").write_bytes(b"12345")
+    (tmp_path / "link").symlink_to(tmp_path / "holes")
+
+    assert apparent_size(tmp_path) == 5 * 2**30 + 5
