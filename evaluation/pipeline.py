@@ -463,14 +463,23 @@ def result_evaluate(*, result: TaskResult) -> TaskEvaluation:
     return evaluation
 
 
-def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> None:
-    """Persist an engine TaskEvaluation on the result row (core.report.evaluation_fields) and mark it done."""
-    for name, value in evaluation_fields(evaluation).items():
+def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> bool:
+    """Persist an engine TaskEvaluation on the result row (core.report.evaluation_fields) and mark it done. A result
+    held by a claim (`running`) is stored only while that claim is still its own (same status and attempt): a worker
+    that outlived its heartbeat, whose task was claimed again by another, stores nothing, so a task is never scored
+    twice. Returns whether it was stored."""
+    fields = {**evaluation_fields(evaluation), "status": TaskResult.Status.DONE, "phase": ResultPhase.DONE,
+              "finished_at": timezone.now()}
+    rows = TaskResult.objects.filter(pk=result.pk)
+    if result.status == TaskResult.Status.RUNNING:
+        rows = rows.filter(status=TaskResult.Status.RUNNING, attempts=result.attempts)
+    if not rows.update(**fields):
+        log.warning("result %s was claimed again while attempt %s ran: this evaluation is not stored", result.pk,
+                    result.attempts)
+        return False
+    for name, value in fields.items():
         setattr(result, name, value)
-    result.status = TaskResult.Status.DONE
-    result.phase = ResultPhase.DONE
-    result.finished_at = timezone.now()
-    result.save()
+    return True
 
 
 def result_release_after_fault(*, result_id: int, error: str) -> bool:

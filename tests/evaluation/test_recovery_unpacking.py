@@ -113,3 +113,27 @@ def test_a_task_that_kills_its_worker_every_time_ends_harness_error_not_a_loop(u
         assert pipeline.result_process(result_id=other.pk) is pipeline.Step.DONE
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "harness_error" in run.error
+
+
+def test_a_worker_that_outlived_its_claim_stores_nothing(unpacking_run):
+    """A worker paused past the stale time (its task claimed again by another worker) must not store its evaluation
+    over the new claim's: a task is scored once, by the claim that holds it."""
+    from core.engine.spec import TaskEvaluation
+
+    submission, run = unpacking_run
+    pipeline.stale_work(stale_after=60)
+    assert pipeline.run_prepare(run_id=run.pk)
+    result_id = run.results.get(task__name="TodoList").pk
+    first = pipeline.result_claim(result_id=result_id)
+    TaskResult.objects.filter(pk=result_id).update(heartbeat=timezone.now() - timedelta(hours=1))
+    second = pipeline.result_claim(result_id=result_id, stale_after=60)
+    assert (first.attempts, second.attempts) == (1, 2)
+
+    late = TaskEvaluation(task="TodoList", outcome="tests_failed", dsr=1, tests_passed=3, tests_total=17)
+    assert pipeline.result_store(result=first, evaluation=late) is False
+    assert TaskResult.objects.get(pk=result_id).status == TaskResult.Status.RUNNING
+
+    own = TaskEvaluation(task="TodoList", outcome="tests_failed", dsr=1, tests_passed=14, tests_total=17)
+    assert pipeline.result_store(result=second, evaluation=own) is True
+    stored = TaskResult.objects.get(pk=result_id)
+    assert (stored.status, stored.tests_passed, stored.attempts) == (TaskResult.Status.DONE, 14, 2)
