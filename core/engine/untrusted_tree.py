@@ -276,9 +276,12 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
     """Why the built repository at `root` would rewrite the hidden test run, or None: a build file (pom.xml, any
     depth) naming one of TEST_RUN_SETTINGS, or classes of TEST_MACHINERY outside `keep_below` (the hidden tests):
     as files, or as entries (or JUnit service entries, or COMPILER_HOOKS) of an archive that is not a byte-identical
-    copy of one in the Maven `repositories`; or a class of the submission's that shadows a class of a jar in the
-    `repositories` (`shadowed_library_class`; `own_packages`: the hidden tests' packages, dotted, where the
-    application's own classes belong). Links are not followed."""
+    copy of one in the Maven `repositories`; or a class file of the submission's (in any folder: a pom may move the
+    main output) that shadows a class of a jar in the `repositories` (`shadowed_library_class`; `own_packages`: the
+    hidden tests' packages, dotted, where the application's own classes belong). Archives of the tree are never on
+    the test class path (only the verified repository's jars are: a pom naming a local file, `systemPath`, is
+    tampered), so their classes are no shadow: Quarkus's transformed-bytecode.jar rewrites library classes by
+    design. Links are not followed."""
     import zipfile
 
     published = _PublishedCopies(repositories)
@@ -314,13 +317,8 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
                     continue
                 hit = next((m for m in entries if m.startswith(TEST_MACHINERY)
                             or m.startswith(("META-INF/services/org.junit.", *COMPILER_HOOKS))), None)
-                if path in published:
-                    continue
-                if hit:
+                if hit and path not in published:
                     return f"{rel} carries {hit}"
-                for entry in entries:
-                    if entry.endswith(".class"):
-                        _add_class_names(classes, _versionless(entry), f"{rel}!{entry}")
     return shadowed_library_class(classes, repositories, own_packages=own_packages)
 
 
