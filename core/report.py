@@ -22,7 +22,7 @@ def evaluation_fields(evaluation: TaskEvaluation) -> dict[str, Any]:
     pass_at_1, solved, durations (seconds per phase), logs, cases [{"name", "status"}], detail (at most 500
     characters). The one mapping from the engine's result: the stored TaskResult row takes exactly these fields
     (evaluation.pipeline.result_store) and the offline report builds its entries from them."""
-    return {
+    return storable({
         "outcome": evaluation.outcome, "dsr": evaluation.dsr, "ac": evaluation.ac,
         "ac_declared": evaluation.ac_declared, "ac_implemented": evaluation.ac_implemented,
         "endpoints": [{"method": e.method, "path": e.path, "implemented": e.implemented, "evidence": e.evidence}
@@ -31,7 +31,24 @@ def evaluation_fields(evaluation: TaskEvaluation) -> dict[str, Any]:
         "pass_at_1": evaluation.pass_at_1, "solved": evaluation.solved, "durations": evaluation.durations,
         "logs": evaluation.logs, "cases": [{"name": c.name, "status": c.status} for c in evaluation.cases],
         "detail": evaluation.detail[:500],
-    }
+    })
+
+
+def storable(value: Any) -> Any:
+    """`value` (str, number, None, or lists, tuples and dicts of them) with every string made storable in any
+    database and JSON: NUL characters and lone surrogates (a submission's output or file names, decoded with
+    `replace` / `surrogateescape`) become U+FFFD. PostgreSQL refuses both in text and jsonb; a submission printing
+    one byte could otherwise make its own task unstorable, hence `harness_error` and an unscored run (red team
+    round 9)."""
+    if isinstance(value, str):
+        if "\x00" in value or any("\ud800" <= c <= "\udfff" for c in value):
+            return "".join("\ufffd" if c == "\x00" or "\ud800" <= c <= "\udfff" else c for c in value)
+        return value
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable(v) for v in value]
+    return value
 
 
 def task_entry(*, task: str, language: str, framework: str, domain: str, outcome: str, dsr: int, ac: float | None,

@@ -31,8 +31,11 @@ from .maven_repo import TRANSIENT, UPPER
 
 #: Where a build's downloads are checked (the `.sha1` file next to each artifact, Central's layout).
 CENTRAL = "https://repo.maven.apache.org/maven2/"
-#: Maven's bookkeeping kept as the build left it: it selects among the artifacts present and executes nothing.
-BOOKKEEPING = ("maven-metadata", "_remote.repositories")
+def _bookkeeping(name: str) -> bool:
+    """True for a file of Maven's bookkeeping, kept as the build left it (it selects among the artifacts present and
+    executes nothing): exactly `maven-metadata*.xml` and `_remote.repositories` (red team round 9: an artifact
+    named `maven-metadata`, a jar `maven-metadata-1.0.jar`, was kept unverified while the rule was a prefix)."""
+    return name == "_remote.repositories" or (name.startswith("maven-metadata") and name.endswith(".xml"))
 #: Checksums and signatures Maven stores beside artifacts: the test run needs none (offline Maven checks none).
 IGNORED_SUFFIXES = (".sha1", ".md5", ".sha256", ".sha512", ".asc")
 #: Packages of the test machinery and the Central groups that alone may ship them (groupId paths).
@@ -135,7 +138,7 @@ def _sort_upper(upper: Path, platform_repo: Path) -> tuple[list[str], list[str],
     for rel in _regular_files(upper):
         name = rel.rsplit("/", 1)[-1]
         new = not os.path.lexists(platform_repo / rel)
-        if name.startswith(BOOKKEEPING):
+        if _bookkeeping(name):
             if new:
                 bookkeeping.append(rel)
         elif name.endswith(IGNORED_SUFFIXES):

@@ -116,6 +116,22 @@ def test_offline_nothing_the_build_added_is_kept(task):
     assert not (view.path / NEW).exists() and view.left_out == (NEW,)
 
 
+def test_only_mavens_own_bookkeeping_files_are_kept_unverified(task):
+    """Red team round 9: any file whose name began with `maven-metadata` was kept as bookkeeping, unverified, so an
+    artifact named maven-metadata (maven-metadata-1.0.jar) planted by the build reached the test run."""
+    platform, env, view_dir, _ = task
+    planted = "org/acme/maven-metadata/1.0/maven-metadata-1.0.jar"
+    kept = ("org/acme/lib/maven-metadata-central.xml", "org/acme/lib/1.0/_remote.repositories")
+    _put(env / maven_repo.UPPER, planted, _jar({"org/junit/platform/engine/X.class": b"forged"}))
+    for rel in kept:
+        _put(env / maven_repo.UPPER, rel, b"<metadata/>")
+
+    view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=None)
+
+    assert not (view.path / planted).exists() and view.left_out == (planted,)
+    assert all((view.path / rel).is_file() for rel in kept)
+
+
 def test_a_genuine_jar_of_another_group_shipping_junit_classes_is_reported(task, central):
     platform, env, view_dir, _ = task
     handler, url = central
