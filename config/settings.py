@@ -287,6 +287,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "leaderboard.api.errors.api_exception_handler",
+    # JSON bodies under DATA_UPLOAD_MAX_MEMORY_SIZE (413 before reading), never a 500 on deep nesting
+    "DEFAULT_PARSER_CLASSES": ["leaderboard.api.parsers.BoundedJSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_TOKEN_RATE", default="10/min")},
     # Every list of the API is paged (leaderboard.api.pagination.ApiPagination: ?page=&page_size=, at most
     # API_MAX_PAGE_SIZE).

@@ -6,6 +6,7 @@ through the API is as slow as through the login form.
 """
 from axes.handlers.proxy import AxesProxyHandler
 from drf_spectacular.utils import extend_schema
+from rest_framework.settings import api_settings
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled, ValidationError
@@ -25,6 +26,7 @@ class TokenApi(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # ObtainAuthToken names DRF's unbounded JSONParser
 
     @extend_schema(operation_id="auth_token_create", tags=["auth"],
                    responses={200: TokenOutputSerializer,
