@@ -5,8 +5,9 @@ per change of the results, then read from Django's cache (`CACHES`: local memory
 Every entry's key holds the board version (models.BoardVersion, one row in the database, read with one query per
 request): a change the board shows bumps it, and the next request of every web process computes afresh; older
 entries are never read again and expire after CACHE_SECONDS. What bumps it:
-- post_save / post_delete of a run, a task result (a result recorded), a submission, a system, a team, a
-  published row (verified or not, by the admin's actions or catalog.services), a task, a split or a benchmark;
+- post_save / post_delete of a run, a task result, a submission, a system, a team, a published row (verified or
+  not, by the admin's actions or catalog.services), a task, a split or a benchmark (a result of a running run is
+  stored by an UPDATE and bumps nothing: the board shows finished runs only);
 - catalog.signals.board_changed, sent after the bulk UPDATEs that send no post_save: a run finished
   (evaluation.pipeline.run_finalize_if_done), a submission withdrawn (submissions.services.submission_withdraw), a
   benchmark version superseded (catalog.services.benchmark_import).
@@ -107,10 +108,11 @@ def board_cached_response(request, parts: Iterable[Any], compute: Callable[[], A
     from rest_framework.renderers import JSONRenderer
     from rest_framework.response import Response
 
-    parts = tuple(parts)
-    data = board_cached(("data", *parts), compute)
+    parts, version = tuple(parts), board_version()  # one version read for both entries
+    data = board_cached(("data", *parts), compute, version=version)
     renderer = request.accepted_renderer
     if not isinstance(renderer, JSONRenderer):
         return Response(data)
-    body = board_cached(("json", renderer.__class__.__name__, *parts), lambda: renderer.render(data))
+    body = board_cached(("json", renderer.__class__.__name__, *parts), lambda: renderer.render(data),
+                        version=version)
     return HttpResponse(body, content_type=f"{request.accepted_media_type or renderer.media_type}")
