@@ -548,7 +548,8 @@ def result_process(*, result_id: int) -> Step:
         raise
     except Exception as exc:  # SandboxError, or any fault of the platform's own code (never the submission's)
         log.exception("platform fault on result %s", result_id)
-        if result_release_after_fault(result_id=result_id, error=f"{type(exc).__name__}: {exc}"):
+        error = str(exc) if isinstance(exc, SandboxError) else f"{type(exc).__name__}: {exc}"  # a bug names its kind
+        if result_release_after_fault(result_id=result_id, error=error):
             return Step.RETRY
     run_finalize_if_done(run_id=result.run_id)
     return Step.DONE

@@ -98,7 +98,7 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
                       ) -> str | None:
     """The first setting of a pom's text that would change the hidden test run (JVM_INJECTION anywhere; a
     TEST_RUN_SETTINGS element in a surefire/failsafe plugin's configuration; a surefire.*, argLine or JUnit
-    property; `testOutputDirectory` in the build), or None. A pom that does not parse is judged by its text."""
+    property; `testOutputDirectory` or `testSourceDirectory` in the build), or None. A pom that does not parse is judged by its text."""
     import xml.etree.ElementTree as ET
 
     hit = next((s for s in JVM_INJECTION if s in pom), None)
@@ -118,8 +118,8 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
                         (*_JUNIT_KEYS, "surefire.", "failsafe.", "maven.test.", "maven.surefire.",
                          "maven.failsafe."))):
                     return f"the {name} property"
-        if tag == "testOutputDirectory":
-            return "testOutputDirectory"
+        if tag in ("testOutputDirectory", "testSourceDirectory"):  # where the hidden tests are compiled from / to
+            return tag
         if tag in ("resource", "testResource"):
             folder = _child_text(element, "directory")
             if folder.startswith(("/", "${user.", "${env.", "${java.io.tmpdir}")) or ".." in folder:

@@ -156,6 +156,17 @@ def test_central_unreachable_is_a_platform_fault_not_a_verdict(tmp_path, central
 
 
 # --- the pom rules the runner's compilation of the hidden tests relies on (core.engine.untrusted_tree) ----------
+@pytest.mark.parametrize("folder", ["testSourceDirectory", "testOutputDirectory"])
+def test_a_build_that_moves_the_test_folders_is_named(folder):
+    """Either folder moved means the hidden tests are not the ones compiled or run (a fast copy of the slow
+    forged-report tests on both backends)."""
+    from core.engine.untrusted_tree import _test_run_setting
+
+    pom = f"<project><build><{folder}>src/own-tests/java</{folder}></build></project>"
+
+    assert _test_run_setting(pom) == folder
+
+
 @pytest.mark.parametrize(("setting", "why"), [
     ("<compilerArgs><arg>-processorpath</arg><arg>target/classes</arg></compilerArgs>", "-processor"),
     ("<compilerArgs><arg>-Xplugin:Rewrite</arg></compilerArgs>", "-Xplugin"),
