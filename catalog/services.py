@@ -119,6 +119,23 @@ def team_for_user(*, user: User) -> Team:
     return team
 
 
+#: System types only staff (or admins) may give a system: the benchmark's reference solutions are shown apart from
+#: the competition as the oracle row, so a team entering its own system as one would be shown as the ceiling.
+STAFF_ONLY_TYPES = (System.Type.REFERENCE,)
+
+
+def system_type_problem(*, user: User, type: str, current: str | None = None) -> str | None:
+    """Why `user` may not give a system the type `type` (a sentence saying what to do), or None when they may.
+    Only staff and admins may create a system of a staff-only type (`reference`, the oracle) or switch one to it;
+    a system that already has that type (`current`) may keep it."""
+    if type not in STAFF_ONLY_TYPES or type == current or getattr(user, "is_staff", False) \
+            or getattr(user, "is_superuser", False):
+        return None
+    label = System.Type(type).label
+    return (f"Only the site's staff can enter a system of type {label!r}: it is the benchmark's own reference "
+            "solutions, shown as the oracle apart from the ranked systems. Choose agent, IDE or other.")
+
+
 def system_create(*, team: Team, name: str, agent_framework: str = "", base_model: str = "", type: str = "agent",
                   url: str = "", description: str = "", source_url: str = "") -> System:
     """Create a system owned by `team` (`source_url`: its code's public repository, if open source). Raises

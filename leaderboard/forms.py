@@ -4,6 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from catalog.models import Split, System, Team
 from catalog.selectors import systems_of_user
+from catalog.services import system_type_problem
 from leaderboard.accounts import TAKEN, email_normalize, email_taken
 
 
@@ -34,10 +35,28 @@ class AccountEmailForm(forms.Form):
 
 
 class SystemForm(forms.ModelForm):
+    """A system's fields, for `user`: a staff-only type (catalog.services.STAFF_ONLY_TYPES, the oracle) is offered
+    to staff only, or when the system has it already, and refused with the reason otherwise."""
+
     class Meta:
         model = System
         fields = ["name", "agent_framework", "base_model", "type", "url", "source_url", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.current_type = self.instance.type if self.instance.pk else None
+        field = self.fields["type"]
+        field.widget.choices = [(value, label) for value, label in field.choices
+                                if system_type_problem(user=user, type=value, current=self.current_type) is None]
+
+    def clean_type(self) -> str:
+        value = self.cleaned_data["type"]
+        problem = system_type_problem(user=self.user, type=value, current=self.current_type)
+        if problem:
+            raise forms.ValidationError(problem)
+        return value
 
 
 class SystemCreateForm(SystemForm):
@@ -47,7 +66,7 @@ class SystemCreateForm(SystemForm):
                                   help_text="the team that owns it: its members submit for it, under its quota")
 
     def __init__(self, *args, user, **kwargs):
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, user=user, **kwargs)
         teams = user.teams.order_by("name")
         self.fields["team"].queryset = teams
         if teams.count() <= 1:

@@ -16,6 +16,7 @@ from django.db.models import Q
 
 from catalog.models import System
 from catalog.selectors import user_in_team
+from catalog.services import system_type_problem
 
 from .models import ACTIVE_STATUSES, Submission
 from .services import SubmissionStateError
@@ -43,12 +44,17 @@ def system_update(*, system: System, user: User, **fields) -> System:
     """Change the given fields (of EDITABLE) of a system of the user's team.
 
     Raises PermissionError for another team's system, and django ValidationError ({field: message}) for a bad
-    value, an unknown field, or a field other than URL and description of a system with a ranked submission.
+    value, an unknown field, a field other than URL and description of a system with a ranked submission, or a
+    switch to a type only staff may give (catalog.services.system_type_problem: the oracle's `reference`).
     """
     _check_member(system, user)
     unknown = set(fields) - set(EDITABLE)
     if unknown:
         raise ValidationError({name: "This field cannot be changed." for name in sorted(unknown)})
+    if "type" in fields:
+        problem = system_type_problem(user=user, type=fields["type"], current=system.type)
+        if problem:
+            raise ValidationError({"type": problem})
     changed = {k: v for k, v in fields.items() if getattr(system, k) != v}
     locked = [k for k in changed if k not in ALWAYS_EDITABLE]
     if locked and system_has_ranked_submission(system=system):

@@ -18,7 +18,7 @@ from catalog.selectors import excluded_task_names, reported_as_dict, reported_re
 from leaderboard.research import SORT_KEYS, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
 from catalog.selectors import system_by_ref
-from catalog.services import system_create, team_for_user
+from catalog.services import system_create, system_type_problem, team_for_user
 from submissions.systems import system_delete, system_has_ranked_submission, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
 from leaderboard.board_cache import board_cached_response
@@ -487,11 +487,24 @@ class SystemSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "team", "created_at"]
 
 
+def _type_validated(serializer: serializers.Serializer, value: str, current: str | None) -> str:
+    """`value` when the request's user may give a system that type (catalog.services.system_type_problem: the
+    oracle's type `reference` is staff-only); raises a serializer ValidationError with the reason otherwise."""
+    problem = system_type_problem(user=serializer.context["request"].user, type=value, current=current)
+    if problem:
+        raise serializers.ValidationError(problem)
+    return value
+
+
 class SystemCreateInputSerializer(SystemSerializer):
-    """POST /api/v1/systems/: the system's fields and, optionally, which of your teams owns it."""
+    """POST /api/v1/systems/: the system's fields and, optionally, which of your teams owns it. Needs the request
+    in its context: only staff may create a system of type `reference` (400 naming the field otherwise)."""
 
     team = serializers.CharField(required=False, max_length=100,
                                  help_text="name of one of your teams (default: your first team)")
+
+    def validate_type(self, value: str) -> str:
+        return _type_validated(self, value, None)
 
 
 class SystemListCreateApi(APIView):
@@ -514,7 +527,7 @@ class SystemListCreateApi(APIView):
         """Create a system owned by the caller's team (made on first use), or by the team named in `team` (one of
         the caller's). 400 with {field: [messages]} for a bad field (a taken name, an unknown type, a team that is
         not the caller's, ...)."""
-        ser = SystemCreateInputSerializer(data=request.data)
+        ser = SystemCreateInputSerializer(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         fields = dict(ser.validated_data)
         team_name = fields.pop("team", None)
@@ -528,7 +541,8 @@ class SystemListCreateApi(APIView):
 
 
 class SystemUpdateSerializer(serializers.Serializer):
-    """PATCH /api/v1/systems/{ref}/: any of these fields."""
+    """PATCH /api/v1/systems/{ref}/: any of these fields. Needs the request and the system in its context: only
+    staff may switch a system to type `reference` (400 naming the field otherwise)."""
 
     name = serializers.CharField(required=False, max_length=100)
     agent_framework = serializers.CharField(required=False, allow_blank=True, max_length=100)
@@ -537,6 +551,9 @@ class SystemUpdateSerializer(serializers.Serializer):
     url = serializers.URLField(required=False, allow_blank=True)
     source_url = serializers.URLField(required=False, allow_blank=True, help_text="the system's public code")
     description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+    def validate_type(self, value: str) -> str:
+        return _type_validated(self, value, self.context["system"].type)
 
 
 class SystemDetailOutputSerializer(SystemSerializer):
@@ -576,7 +593,8 @@ class SystemDetailApi(APIView):
         """Change fields of your team's system. A system with a ranked submission may change only its url,
         source_url and description (400 naming the field otherwise)."""
         system = self._system(ref)
-        ser = SystemUpdateSerializer(data=request.data, partial=True)
+        ser = SystemUpdateSerializer(data=request.data, partial=True,
+                                     context={"request": request, "system": system})
         ser.is_valid(raise_exception=True)
         system = system_update(system=system, user=request.user, **ser.validated_data)
         return Response(SystemDetailOutputSerializer(system).data)

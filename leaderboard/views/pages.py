@@ -239,7 +239,7 @@ def system_edit(request, pk: int):
     (those fields are shown disabled)."""
     system = _own_system_or_403(request, pk)
     ranked = system_has_ranked_submission(system=system)
-    form = SystemForm(request.POST or None, instance=System.objects.get(pk=system.pk))
+    form = SystemForm(request.POST or None, instance=System.objects.get(pk=system.pk), user=request.user)
     if ranked:
         for name, field in form.fields.items():
             if name not in ALWAYS_EDITABLE:
