@@ -18,7 +18,7 @@ from pathlib import Path
 
 from core.grading.endpoints import Endpoint, static_routes_match
 from core.grading.junit import JUnitError, parse_junit
-from core.grading.probe import probe_endpoints
+from core.grading.probe import lookalike_vocabulary, probe_endpoints
 from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
 
 from .layout import find_requirements, find_start_script, inside
@@ -356,9 +356,12 @@ class TaskRun:
         if not endpoints:
             return
         base = f"http://127.0.0.1:{self.spec.port}"
+        readme = self.spec.hidden_dir / "README.md"
+        text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
+        vocabulary = lookalike_vocabulary(text, endpoints)
         started = time.monotonic()
         result = sb.in_network(lambda: probe_endpoints(base_url=base, endpoints=endpoints, timeout=PROBE_TIMEOUT,
-                                                       budget=PROBE_BUDGET))
+                                                       budget=PROBE_BUDGET, vocabulary=vocabulary))
         self.probe = dict(result.results)
         self.durations["probe"] = round(time.monotonic() - started, 3)
 

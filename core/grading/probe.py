@@ -11,6 +11,7 @@ import enum
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -71,17 +72,19 @@ class _Reply:
 
 
 def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float = 5.0,
-                    budget: float | None = None) -> ProbeResult:
+                    budget: float | None = None, vocabulary: Sequence[str] = ()) -> ProbeResult:
     """Probe each endpoint of the service at `base_url` (e.g. `"http://127.0.0.1:8083"`), per docs/scoring.md
     "API Coverage".
 
     For each endpoint (method M, normalised path P):
-    1. fingerprint: M on two unknown paths that look like P (its last literal segment replaced character by
-       character at random, depth, parameters and trailing slash kept: `/api/todos/1` -> `/api/xqbvm/1`). The
-       requests of every endpoint (its look-alikes and its own) go one at a time in a random order over the whole
-       probe, so a service can tell them apart from P only by knowing P's route; an order-based guess earns an
-       endpoint by chance at best (red team round 9: the fixed order look-alike, endpoint, look-alike was counted,
-       AC 6/6 for no route). No reply at all (the connection refused, reset or closed) -> not
+    1. fingerprint: M on UNKNOWN_PATHS unknown paths that look like P (`_lookalike`: the words of its last literal
+       segment replaced by words drawn at random from `vocabulary`, case, separators, depth, parameters and
+       trailing slash kept: `/api/todos/1` -> `/api/titles/1`; random letters of the same length when `vocabulary`
+       is empty). The requests of every endpoint (its look-alikes and its own) go one at a time in a random order
+       over the whole probe, so a service can tell them apart from P only by knowing P's route: a guess by order
+       (red team round 9: the fixed order look-alike, endpoint, look-alike was counted, AC 6/6 for no route) or by
+       which segment reads like a word (red team round 10: a service answering 200 to real words only) earns an
+       endpoint with chance 1 / (UNKNOWN_PATHS + 1) at best. No reply at all (the connection refused, reset or closed) -> not
        implemented (`fingerprint_error`: the probe runs only once the service answered its start check, so a
        service that drops the probe's connections, or quits, is up and serves nothing, and no static check
        credits its route code: red team round 7); connected but no answer in time -> not implemented
@@ -90,7 +93,8 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
        (`unstable_404`); otherwise the service answers anything, differently, and nothing is implemented
        (`catch_all_unstable`). A stable reply other than 404 is a catch-all: the endpoint is implemented only
        when its reply differs from it (`catch_all_differs`, else `catch_all`), so dead route code behind a
-       catch-all earns nothing.
+       catch-all earns nothing. `vocabulary` is `lookalike_vocabulary` of the task's README: words a service
+       cannot tell from route names without knowing the routes.
     2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
        redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
        differs from the fingerprint's. Bodies are compared after replacing the requested path (and the random
@@ -106,11 +110,13 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     Returns a ProbeResult with every endpoint as a key, each True or False. Raises nothing for service
     misbehaviour.
     """
-    return asyncio.run(_probe_all(base_url=base_url, endpoints=endpoints, timeout=timeout, budget=budget))
+    words = tuple(vocabulary)
+    return asyncio.run(_probe_all(base_url=base_url, endpoints=endpoints, timeout=timeout, budget=budget,
+                                  vocabulary=words))
 
 
 async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float,
-                     budget: float | None) -> ProbeResult:
+                     budget: float | None, vocabulary: tuple[str, ...]) -> ProbeResult:
     observations: dict[Endpoint, ProbeObservation] = {}
     async with httpx.AsyncClient(
         base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
@@ -123,8 +129,8 @@ async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float
             left = deadline - time.monotonic()
             return left if left <= 0 else max(0.05, min(timeout, left))
 
-        plans = [_Plan(endpoint) for endpoint in endpoints]
-        await _send_shuffled(client, [(plan, kind) for plan in plans for kind in ("u0", "ep", "u1")], limit)
+        plans = [_Plan(endpoint, vocabulary) for endpoint in endpoints]
+        await _send_shuffled(client, [(plan, kind) for plan in plans for kind in (*_UNKNOWN_KINDS, "ep")], limit)
         retries = [plan for plan in plans if plan.wants_slashed_retry()]
         await _send_shuffled(client, [(plan, kind) for plan in retries for kind in ("su", "sep")], limit)
         for plan in plans:
@@ -151,21 +157,28 @@ async def _send_shuffled(client: httpx.AsyncClient, requests: list[tuple["_Plan"
 _RANDOM = secrets.SystemRandom()
 
 
-class _Plan:
-    """The requests of one endpoint and their replies: two look-alike unknown paths (u0, u1), the endpoint (ep), and
-    for the slashed retry the first look-alike and the endpoint with a trailing slash (su, sep)."""
+#: How many look-alike unknown paths fingerprint each endpoint: a service guessing which of an endpoint's requests is
+#: its own earns it with chance 1 / (UNKNOWN_PATHS + 1).
+UNKNOWN_PATHS = 3
+_UNKNOWN_KINDS = tuple(f"u{k}" for k in range(UNKNOWN_PATHS))
 
-    def __init__(self, endpoint: Endpoint) -> None:
+
+class _Plan:
+    """The requests of one endpoint and their replies: UNKNOWN_PATHS look-alike unknown paths (u0, u1, ...), the
+    endpoint (ep), and for the slashed retry the first look-alike and the endpoint with a trailing slash (su, sep)."""
+
+    def __init__(self, endpoint: Endpoint, vocabulary: tuple[str, ...] = ()) -> None:
         self.endpoint = endpoint
         self.method = endpoint.method
         self.concrete = fill_params(normalize_path(endpoint.path))
-        self.unknown = (_lookalike(self.concrete), _lookalike(self.concrete))
+        self.unknown = _lookalikes(self.concrete, vocabulary, UNKNOWN_PATHS)
         self.replies: dict[str, "_Reply | None"] = {}
         self.out_of_budget = False
 
     def path_of(self, kind: str) -> str:
-        return {"u0": self.unknown[0][0], "u1": self.unknown[1][0], "ep": self.concrete,
-                "su": self.unknown[0][0] + "/", "sep": self.concrete + "/"}[kind]
+        if kind in _UNKNOWN_KINDS:
+            return self.unknown[int(kind[1:])][0]
+        return {"ep": self.concrete, "su": self.unknown[0][0] + "/", "sep": self.concrete + "/"}[kind]
 
     def decided_early(self) -> bool:
         """True when a request already decided the endpoint (no reply, or a stall: not implemented)."""
@@ -180,7 +193,7 @@ class _Plan:
 
     def observation(self) -> ProbeObservation:
         """The decision of `probe_endpoints` from the replies gathered."""
-        for kind in ("u0", "u1"):
+        for kind in _UNKNOWN_KINDS:
             unknown = self.replies.get(kind, _NOT_SENT)
             if unknown is None:
                 return ProbeObservation(False, Reason.FINGERPRINT_ERROR, None, None)
@@ -189,10 +202,9 @@ class _Plan:
         reply = self.replies.get("ep", _NOT_SENT)
         if reply is None or reply is _STALLED:
             return ProbeObservation(False, Reason.ENDPOINT_ERROR, None, None)
-        if self.out_of_budget or any(k not in self.replies for k in ("u0", "ep", "u1")):
+        if self.out_of_budget or any(k not in self.replies for k in (*_UNKNOWN_KINDS, "ep")):
             return ProbeObservation(False, Reason.BUDGET_EXHAUSTED, None, None)
-        first, second = self.replies["u0"], self.replies["u1"]
-        fingerprint = _fingerprint_of(first, second, self.unknown)
+        fingerprint = _fingerprint_of([self.replies[k] for k in _UNKNOWN_KINDS], self.unknown)
         if fingerprint is _UNSTABLE:  # unknown paths answer anything, differently: nothing can be told apart
             return ProbeObservation(False, Reason.CATCH_ALL_UNSTABLE, reply.status, None)
         if fingerprint is _UNSTABLE_404:  # no stable "no such route" body: only a route's status counts
@@ -219,35 +231,101 @@ class _Plan:
         return ProbeObservation(decision is not Reason.NOT_FOUND, decision, reply.status, fingerprint.status)
 
 
-def _lookalike(concrete: str) -> tuple[str, str]:
-    """(an unknown path shaped like `concrete`, its random part): the last literal segment replaced character by
-    character (a letter by a random letter, a digit by a random digit, anything else kept), the depth, the filled
-    parameters and a trailing slash kept; a path without literal segment gets one random word in front. A service
-    can tell it from the endpoint only by knowing the endpoint's route."""
+def _lookalikes(concrete: str, vocabulary: tuple[str, ...], count: int) -> tuple[tuple[str, str], ...]:
+    """`count` distinct `_lookalike`s of `concrete` (fewer only when the vocabulary cannot make that many)."""
+    made: dict[str, tuple[str, str]] = {}
+    for _ in range(count * 20):
+        path, token = _lookalike(concrete, vocabulary)
+        made.setdefault(path, (path, token))
+        if len(made) == count:
+            break
+    while len(made) < count:  # a tiny vocabulary: random letters for the rest
+        path, token = _lookalike(concrete, ())
+        made.setdefault(path, (path, token))
+    return tuple(made.values())
+
+
+def _lookalike(concrete: str, vocabulary: tuple[str, ...] = ()) -> tuple[str, str]:
+    """(an unknown path shaped like `concrete`, its new segment): the last literal segment rewritten by
+    `_lookalike_segment`, the depth, the filled parameters and a trailing slash kept; a path without literal
+    segment gets one random word in front. A service can tell it from the endpoint only by knowing the endpoint's
+    route."""
     segments = concrete.split("/")
     literal = [k for k, seg in enumerate(segments) if seg and seg != "1"]
     if not literal:
-        word = "".join(secrets.choice(_LETTERS) for _ in range(6 + secrets.randbelow(7)))
+        word = _word_like("xxxxxxxx"[:6 + secrets.randbelow(3)], vocabulary)
         return "/" + word + concrete.rstrip("/") + ("/" if concrete.endswith("/") and concrete != "/" else ""), word
     k = literal[-1]
-    word = "".join(secrets.choice(_LETTERS) if c.isalpha() else secrets.choice("0123456789") if c.isdigit() else c
-                   for c in segments[k])
-    if word == segments[k]:  # a segment of punctuation only: make it differ
-        word = word + secrets.choice(_LETTERS)
-    segments[k] = word
-    return "/".join(segments), word
+    segments[k] = _lookalike_segment(segments[k], vocabulary)
+    return "/".join(segments), segments[k]
+
+
+_TOKENS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^A-Za-z\d]+")
+
+
+def _lookalike_segment(segment: str, vocabulary: tuple[str, ...]) -> str:
+    """`segment` with each word replaced by `_word_like` and each digit by a random digit; separators and the case
+    of each word (lower, Capitalised, UPPER: camelCase stays camelCase) kept. Never `segment` itself."""
+    parts = []
+    for token in _TOKENS.findall(segment):
+        if token.isalpha():
+            parts.append(_styled(_word_like(token.lower(), vocabulary), token))
+        elif token.isdigit():
+            parts.append("".join(secrets.choice("0123456789") for _ in token))
+        else:
+            parts.append(token)
+    made = "".join(parts)
+    return made if made != segment else made + secrets.choice(_LETTERS)
+
+
+def _word_like(word: str, vocabulary: tuple[str, ...]) -> str:
+    """A word of `vocabulary` other than `word`, drawn at random, preferring one with the same last letter (a plural
+    stays a plural); random letters as long as `word` when `vocabulary` has no other word."""
+    others = [w for w in vocabulary if w != word]
+    if not others:
+        return "".join(secrets.choice(_LETTERS) for _ in word)
+    alike = [w for w in others if w[-1] == word[-1]]
+    return _RANDOM.choice(alike if len(alike) >= 5 else others)
+
+
+def _styled(word: str, like: str) -> str:
+    """`word` in the case of `like`: UPPER, Capitalised or lower."""
+    if len(like) > 1 and like.isupper():
+        return word.upper()
+    return word.capitalize() if like[0].isupper() else word
+
+
+#: Words that name no resource: never look-alike segments.
+_STOPWORDS = frozenset(
+    "all and any are but can etc for had has her him his how its may not off our out per she the too two use via was "
+    "who why yet you about above after again against also because been before being below between both could does doing down during "
+    "each either else every from further have having here into itself just more most must neither only other over "
+    "same should shall some such than that their them then there these they this those through under until upon "
+    "very were what when where which while whom whose will with within without would your yours".split())
+
+
+def lookalike_vocabulary(text: str, endpoints: list[Endpoint]) -> tuple[str, ...]:
+    """Words for the probe's look-alike paths from a task's README `text`: lower-case words of 3 to 20 letters,
+    minus stop words, minus every word of a declared endpoint's path and of any path-like string (`/...`) in the
+    text (a route the README mentions but does not declare). Sorted, no duplicates; () for a text without words.
+    A service that knows the README's words but not its routes cannot tell the look-alikes from the endpoints
+    (docs/scoring.md "API Coverage")."""
+    split = lambda path: {w.lower() for w in re.findall(r"[A-Za-z]+", path)}  # noqa: E731
+    taken = set().union(*(split(e.path) for e in endpoints), *(split(p) for p in re.findall(r"/[^\s`'\")\]|]+", text)))
+    words = {w.lower() for w in re.findall(r"(?<![A-Za-z])[A-Za-z]{3,20}(?![A-Za-z])", text)}
+    return tuple(sorted(words - taken - _STOPWORDS))
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def _fingerprint_of(first: "_Reply", second: "_Reply", unknown) -> "_Reply":
-    """The "no such route" reply from two look-alike unknown paths: the shaped reply when they agree, else
-    `_UNSTABLE_404` (both 404) or `_UNSTABLE`."""
-    shaped = [_Reply(r.status, _shape(r.body, path, token)) for r, (path, token) in zip((first, second), unknown)]
-    if shaped[0] == shaped[1]:
+def _fingerprint_of(replies: list["_Reply"], unknown) -> "_Reply":
+    """The "no such route" reply from the look-alike unknown paths: the shaped reply when they all agree, else
+    `_UNSTABLE_404` (all 404) or `_UNSTABLE`."""
+    shaped = [_Reply(r.status, _shape(r.body, path, token)) for r, (path, token) in zip(replies, unknown)]
+    if all(r == shaped[0] for r in shaped):
         return shaped[0]
-    return _UNSTABLE_404 if shaped[0].status == shaped[1].status == 404 else _UNSTABLE
+    return _UNSTABLE_404 if all(r.status == 404 for r in shaped) else _UNSTABLE
 
 
 #: The fingerprint of a service whose unknown paths answer differently from each other.

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import pytest
 
 from core.grading.paths import Endpoint
-from core.grading.probe import Reason, probe_endpoints
+from core.grading.probe import UNKNOWN_PATHS, Reason, lookalike_vocabulary, probe_endpoints
 
 E = Endpoint.of
 
@@ -77,7 +77,7 @@ def test_real_routes_are_found_and_missing_ones_are_not(serve):
     assert ("GET", "/api/items/1", b"") in seen
     assert ("POST", "/api/items", b"{}") in seen
     assert not any(path == "/redirected" for _, path, _ in seen)
-    # fingerprints: two random route-like words under the endpoint's first segment, or the root for one-segment
+    # fingerprints: UNKNOWN_PATHS random route-like words under the endpoint's first segment, or the root for one-segment
     # paths, requested once per (method, prefix)
     fingerprint_paths = [p for _, p, _ in seen if re.fullmatch(r"(/api)?/[a-z]{6,12}", p) and p not in
                          ("/health", "/api/items", "/api/orders")]
@@ -85,7 +85,7 @@ def test_real_routes_are_found_and_missing_ones_are_not(serve):
     assert any(re.fullmatch(r"/[a-z]{6,12}", p) for p in fingerprint_paths)
     get_api_fingerprints = [m for m, p, _ in seen if m == "GET" and re.fullmatch(r"/api/[a-z]{6,12}", p)
                             and p not in ("/api/items", "/api/orders")]
-    assert len(get_api_fingerprints) == 2
+    assert len(get_api_fingerprints) == UNKNOWN_PATHS
 
 
 def test_a_catch_all_earns_only_the_endpoints_that_answer_differently(serve):
@@ -221,15 +221,15 @@ def test_the_unknown_paths_look_like_the_endpoint_and_come_in_a_random_order(ser
 
     server = serve(routed_app)
     positions = set()
-    for seed in range(6):
+    for seed in range(16):
         monkeypatch.setattr(probe, "_RANDOM", random.Random(seed))
         server.requests.clear()
         probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/items/{id}")], timeout=2)
         paths = [path for _, path, _ in server.requests]
-        assert len(paths) == 3 and paths.count("/api/items/1") == 1
+        assert len(paths) == UNKNOWN_PATHS + 1 and paths.count("/api/items/1") == 1
         assert all(re.fullmatch(r"/api/[a-z]{5}/1", p) for p in paths if p != "/api/items/1"), paths
         positions.add(paths.index("/api/items/1"))
-    assert positions == {0, 1, 2}  # the endpoint's own request is not at a fixed place
+    assert positions == set(range(UNKNOWN_PATHS + 1))  # the endpoint's own request is not at a fixed place
 
 
 def test_a_service_that_answers_by_the_probes_path_shape_or_order_earns_nothing(serve, monkeypatch):
@@ -277,6 +277,65 @@ def test_a_service_counting_the_probes_requests_earns_a_guess_at_most(serve, mon
     monkeypatch.setattr(probe, "_RANDOM", random.Random(3))
     result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
     assert sum(result.results.values()) <= 6, result.observations
+
+
+README = """# Todo service
+Manage todo items with a title, a priority and a due date. Each item belongs to a project; the owner may archive it.
+| Method | Path | Description |
+| GET | /api/todos/{id} | one item |
+| POST | /api/userProfiles | a profile |
+See also `/api/stats` (optional). Errors are JSON objects with a message.
+"""
+
+
+def test_the_lookalike_vocabulary_is_the_readmes_words_but_no_route_word():
+    endpoints = [E("GET", "/api/todos/{id}"), E("POST", "/api/userProfiles")]
+
+    words = lookalike_vocabulary(README, endpoints)
+
+    assert {"title", "priority", "project", "archive", "message"} <= set(words)
+    assert not {"todos", "user", "profiles", "api", "stats"} & set(words)  # declared, or a path the README names
+    assert not {"the", "and", "with", "each"} & set(words)  # stop words name no resource
+    assert lookalike_vocabulary("", endpoints) == ()
+
+
+def test_lookalikes_are_vocabulary_words_in_the_endpoints_own_style(serve):
+    server = serve(routed_app)
+    vocabulary = lookalike_vocabulary(README, [])
+    endpoints = [E("GET", "/api/todos/{id}"), E("POST", "/api/userProfiles"), E("GET", "/api/task-lists")]
+
+    probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2, vocabulary=vocabulary)
+
+    paths = {p for _, p, _ in server.requests if not p.endswith("/")} - {"/api/todos/1", "/api/userProfiles",
+                                                                      "/api/task-lists"}  # no slashed retries
+    assert len(paths) == 3 * UNKNOWN_PATHS
+    for path in paths:
+        last = [seg for seg in path.split("/") if seg and seg != "1"][-1]
+        words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+", last)]
+        assert words and all(w in vocabulary for w in words), path
+        assert re.fullmatch(r"/api/[a-z]+/1|/api/[a-z]+[A-Z][a-z]+|/api/[a-z]+-[a-z]+", path), path
+
+
+def test_a_service_answering_real_words_only_earns_nothing(serve):
+    """Red team round 10 (reasoned): look-alikes of random letters let a service that knows no route answer 200 to
+    any path whose last segment is a word (a dictionary, or the README's words) and 404 to the rest: every endpoint
+    counted. Look-alikes drawn from the README's own words answer alike, a catch-all: nothing is counted."""
+    vocabulary = lookalike_vocabulary(README, [])
+    dictionary = set(vocabulary) | {"todos", "profiles", "user", "tasks", "lists", "task"}
+
+    def words_only(method, path, body):
+        last = [seg for seg in path.split("/") if seg and seg != "1"][-1]
+        known = all(w.lower() in dictionary for w in re.findall(r"[A-Z]?[a-z]+", last))
+        return json_reply(200, {}) if known else json_reply(404, {"error": "not found"})
+
+    server = serve(words_only)
+    endpoints = [E("GET", "/api/todos/{id}"), E("POST", "/api/userProfiles"), E("GET", "/api/task-lists")]
+    with_words = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2, vocabulary=vocabulary)
+    random_letters = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+
+    assert with_words.results == {e: False for e in endpoints}, with_words.observations
+    assert {o.reason for o in with_words.observations.values()} == {Reason.CATCH_ALL}
+    assert random_letters.results == {e: True for e in endpoints}  # what the escape earned before
 
 
 def test_nothing_listening_earns_nothing():
