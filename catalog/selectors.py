@@ -5,7 +5,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from .models import Benchmark, ReportedResult, Split, System, Task, Team
 from .reported_files import METRICS
@@ -33,6 +33,13 @@ def split_get(*, benchmark: str | None = None, split: str | None = None) -> Spli
     if found is None:
         raise NotFound(f"benchmark {name!r} has no split {split or settings.DEFAULT_SPLIT!r}")
     return found
+
+
+def upload_splits() -> QuerySet[Split]:
+    """The splits that take archive uploads (visibility `public`) of the current version of every benchmark, by
+    benchmark and split name, each with `task_count` (its number of tasks) and its benchmark selected."""
+    return (Split.objects.filter(benchmark__is_current=True, visibility=Split.Visibility.PUBLIC)
+            .select_related("benchmark").annotate(task_count=Count("tasks")).order_by("benchmark__name", "name"))
 
 
 def split_tasks(*, split: Split, language: str = "overall") -> QuerySet[Task]:

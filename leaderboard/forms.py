@@ -3,7 +3,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from catalog.models import Split, System, Team
-from catalog.selectors import systems_of_user
+from catalog.selectors import systems_of_user, upload_splits
 from catalog.services import system_type_problem
 from leaderboard.accounts import TAKEN, email_normalize, email_taken
 
@@ -73,10 +73,28 @@ class SystemCreateForm(SystemForm):
             del self.fields["team"]
 
 
+class SplitChoiceField(forms.ModelChoiceField):
+    """A split that takes uploads, shown as `Benchmark title (name) / split · N tasks`."""
+
+    def label_from_instance(self, split: Split) -> str:
+        bench = split.benchmark
+        title = f"{bench.title} ({bench.name})" if bench.title and bench.title != bench.name else bench.name
+        count = getattr(split, "task_count", None)
+        return f"{title} / {split.name}" + (f" · {count} task{'s' if count != 1 else ''}" if count is not None else "")
+
+
 class SubmissionForm(forms.Form):
-    """Pick one of your team's systems and an archive (.zip or .tar.gz, one folder per task)."""
+    """Pick one of your team's systems, the benchmark and split the archive is scored on (one of the splits that
+    take uploads, catalog.selectors.upload_splits; like the API's `benchmark` and `split`, the site's default
+    split when none is posted) and an archive (.zip or .tar.gz, one folder per task).
+
+    `default_split`: the split preselected (the site's default, or the one the page's query string named)."""
 
     system = forms.ModelChoiceField(queryset=System.objects.none())
+    split = SplitChoiceField(queryset=Split.objects.none(), required=False, empty_label=None,
+                             label="Benchmark and split",
+                             help_text="the tasks the archive is scored on (only splits whose READMEs are "
+                                       "published take uploads)")
     archive = forms.FileField(help_text=".zip or .tar.gz with one folder per task, named exactly as the task")
     note = forms.CharField(required=False, max_length=300)
     is_public = forms.BooleanField(required=False, initial=True, label="Show on the public leaderboard")
@@ -84,12 +102,23 @@ class SubmissionForm(forms.Form):
                                        help_text="missing tasks score 0; without this, an archive lacking tasks is "
                                                  "refused with the list of them")
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args, user, default_split: Split | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         systems = systems_of_user(user=user)
         self.fields["system"].queryset = systems
         if systems.count() == 1:
             self.fields["system"].initial = systems.first()
+        self.default_split = default_split
+        self.fields["split"].queryset = upload_splits()
+        self.fields["split"].initial = default_split
+
+    def clean_split(self) -> Split:
+        """The chosen split, else `default_split`. Raises ValidationError when neither is there (no split takes
+        uploads)."""
+        split = self.cleaned_data.get("split") or self.default_split
+        if split is None:
+            raise forms.ValidationError("No benchmark split takes uploads on this site yet.")
+        return split
 
 
 class EndpointForm(forms.Form):

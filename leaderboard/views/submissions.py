@@ -30,23 +30,43 @@ def _quotas(user) -> list[tuple[str, QuotaStatus]]:
             .distinct().order_by("name")]
 
 
+def _default_split(request):
+    """The split the form preselects: the one `?benchmark=&split=` names (as the API's fields do), else the site's
+    default; None when there is none. An unknown name is said in a message and the default is used."""
+    benchmark, split = request.GET.get("benchmark"), request.GET.get("split")
+    if benchmark or split:
+        try:
+            return split_get(benchmark=benchmark, split=split)
+        except NotFound as exc:
+            reason = str(exc)
+            messages.error(request, f"{reason[:1].upper()}{reason[1:]}: the form shows the site's default split "
+                                    "instead.")
+    try:
+        return split_get()
+    except NotFound:
+        return None
+
+
 @login_required
 def submit(request):
-    """Upload an archive for one of the user's systems; errors are shown on the form, nothing is stored."""
+    """Upload an archive for one of the user's systems, scored on the benchmark and split chosen on the form (the
+    splits that take uploads; preselected: `?benchmark=&split=`, else the site's default); errors are shown on the
+    form, nothing is stored."""
+    default = _default_split(request)
     if request.method == "POST":
         try:
             upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
         except SubmissionError as exc:  # the body is not read: show an empty form with the reason
-            return render(request, "submissions/submit.html", {"form": SubmissionForm(user=request.user),
-                                                               "upload_error": str(exc),
-                                                               "quotas": _quotas(request.user)}, status=400)
-    form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user)
+            return render(request, "submissions/submit.html", {
+                "form": SubmissionForm(user=request.user, default_split=default), "upload_error": str(exc),
+                "quotas": _quotas(request.user), "target": default}, status=400)
+    form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, default_split=default)
     if not form.fields["system"].queryset.exists():
         messages.info(request, "Create a system first: submissions belong to a system.")
         return redirect("leaderboard:system_new")
     if request.method == "POST" and form.is_valid():
         try:
-            split = split_get()
+            split = form.cleaned_data["split"]
             submission = submission_create(system=form.cleaned_data["system"], split=split,
                                            upload=form.cleaned_data["archive"], user=request.user,
                                            note=form.cleaned_data["note"], is_public=form.cleaned_data["is_public"],
@@ -55,8 +75,11 @@ def submit(request):
             form.add_error("archive", str(exc))
         else:
             return redirect("submissions:detail", pk=submission.pk)
-    return render(request, "submissions/submit.html", {"form": form, "quotas": _quotas(request.user)},
-                  status=400 if form.errors else 200)
+    chosen = form.data.get("split") if form.is_bound else None
+    target = (form.fields["split"].queryset.filter(pk=chosen).first() if chosen and str(chosen).isdigit()
+              else None) or default
+    return render(request, "submissions/submit.html", {"form": form, "quotas": _quotas(request.user),
+                                                       "target": target}, status=400 if form.errors else 200)
 
 
 def _visible_or_404(request, pk: int) -> Submission:
