@@ -204,10 +204,19 @@ class System(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    #: The other texts a system shows on the board, as messages name them: no invisible or control character
+    #: (catalog.names.text_problem; the description may hold line breaks and tabs).
+    SHOWN_TEXTS = {"agent_framework": "The agent framework", "base_model": "The base model",
+                   "description": "The description"}
+
     def clean(self) -> None:
         """Refuse names the board could not tell apart (catalog.names): invisible or control characters, only
-        digits, or a name that looks like another system's. Raises ValidationError({"name": message})."""
+        digits, or a name that looks like another system's; an agent framework, base model or description holding
+        an invisible or control character (a bidi override would reorder the board's text), and a description over
+        DESCRIPTION_MAX_LENGTH characters. A text stored before these rules and not changed is kept as it is.
+        Raises ValidationError({field: message}) naming every refused field."""
         super().clean()
+        errors = {}
         problem = names.name_problem(self.name or "")
         if problem is None:
             twin = System.objects.filter(name_skeleton=names.name_skeleton(self.name)).exclude(pk=self.pk).first()
@@ -216,7 +225,20 @@ class System(models.Model):
                            "the leaderboard; choose a name that differs in more than letter case, look-alike "
                            "letters or spacing.")
         if problem:
-            raise ValidationError({"name": problem})
+            errors["name"] = problem
+        stored = (System.objects.filter(pk=self.pk).values(*self.SHOWN_TEXTS).first() if self.pk else None) or {}
+        for field, what in self.SHOWN_TEXTS.items():
+            value = getattr(self, field) or ""
+            if field in stored and stored[field] == value:
+                continue
+            problem = names.text_problem(value, what=what, multiline=field == "description")
+            if problem is None and field == "description" and len(value) > DESCRIPTION_MAX_LENGTH:
+                problem = (f"The description is {len(value)} characters long; it may have at most "
+                           f"{DESCRIPTION_MAX_LENGTH} (a paragraph shown on the system's page).")
+            if problem:
+                errors[field] = problem
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def is_open_source(self) -> bool:

@@ -1,4 +1,6 @@
-"""Names shown on the public board: what a system may be called, and when two names are the same name.
+"""Names and other text shown on the public board: what a system may be called, when two names are the same
+name, and which characters no text of the board may hold (the one owner of that rule: system names and their
+other fields, team names, published-results files).
 
 A name that only looks like another (other letter case, a Cyrillic "е" for a Latin "e", a zero-width space, a
 right-to-left override) would let one team impersonate another on the leaderboard. Names are therefore compared by
@@ -6,15 +8,22 @@ their *skeleton*, in the spirit of Unicode Technical Standard #39 "Confusable De
 `_representatives`; data of the confusable-homoglyphs package, from Unicode's confusables.txt), spaces collapsed.
 Invisible and direction-control characters are refused outright, and so are names made only of digits (a numeric
 reference means a system's id: catalog.selectors.system_by_ref).
+
+The same invisible characters are refused in every other text a system shows on the board (agent framework, base
+model, description: `text_problem`): a right-to-left override in a base model would reorder the rest of its row.
 """
 from __future__ import annotations
 
 import functools
 import unicodedata
 
-#: Refused anywhere in a name: every format character (zero-width spaces and joiners, the bidi embeddings,
-#: overrides and isolates, the word joiner, the BOM) and every control character.
-REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn"})
+#: Refused anywhere in a name or other text of the board: every format character (zero-width spaces and joiners,
+#: the bidi marks U+200E/F and U+061C, embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069, the word
+#: joiner, the soft hyphen, the BOM), every control character (but the line breaks and tabs of a multi-line text),
+#: private-use, surrogate and unassigned code points, and the line and paragraph separators U+2028/U+2029.
+REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn", "Zl", "Zp"})
+#: The control characters a multi-line text (a description) may hold.
+MULTILINE_ALLOWED = frozenset("\n\r\t")
 MAX_LENGTH = 100
 
 
@@ -54,17 +63,33 @@ def _representatives() -> dict[str, str]:
     return table
 
 
+def refused_character(text: str, *, multiline: bool = False) -> str | None:
+    """The first character of `text` no text of the board may hold (REFUSED_CATEGORIES; line breaks and tabs are
+    allowed when `multiline`), or None."""
+    allowed = MULTILINE_ALLOWED if multiline else frozenset()
+    return next((c for c in text if unicodedata.category(c) in REFUSED_CATEGORIES and c not in allowed), None)
+
+
+def text_problem(text: str, *, what: str, multiline: bool = False) -> str | None:
+    """Why `text` cannot be shown on the board (a sentence naming the character and saying what to do; `what` is
+    its subject, e.g. "The base model"), or None when it can: see `refused_character`."""
+    char = refused_character(text, multiline=multiline)
+    if char is None:
+        return None
+    label = unicodedata.name(char, f"U+{ord(char):04X}")
+    return (f"{what} holds an invisible or control character ({label}, U+{ord(char):04X}), which would hide or "
+            "reorder text on the leaderboard; type it again without it.")
+
+
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a system's name (a sentence saying what to change), or None when it can."""
+    """Why `name` cannot be a system's or a team's name (a sentence saying what to change), or None when it can."""
     if not name.strip():
         return "Give the system a name."
     if len(name) > MAX_LENGTH:
         return f"A name has at most {MAX_LENGTH} characters."
-    for char in name:
-        if unicodedata.category(char) in REFUSED_CATEGORIES:
-            label = unicodedata.name(char, f"U+{ord(char):04X}")
-            return (f"The name holds an invisible or control character ({label}, U+{ord(char):04X}); "
-                    "type it again without it.")
+    problem = text_problem(name, what="The name")
+    if problem:
+        return problem
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
     return None

@@ -23,11 +23,12 @@ import csv
 import datetime as dt
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from .names import refused_character
 
 METRICS = ("pass_at_1", "ac", "dsr")
 METRIC_LABELS = {"pass_at_1": "Pass@1", "ac": "AC", "dsr": "DSR"}
@@ -134,9 +135,10 @@ def row_findings(values: dict[str, Decimal], denominators: dict[str, dict[str, i
 
 
 def _plain(text: str, *, where: str) -> str:
-    """`text` unchanged; raises ReportedFormatError when it holds a control or format character (NUL, a
-    byte-order mark, a line separator): the kind no name or source needs and some databases refuse."""
-    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+    """`text` unchanged; raises ReportedFormatError when it holds a character no text of the board may hold
+    (catalog.names.refused_character: a control or format character such as NUL, a byte-order mark, a bidi
+    override, a line separator): the kind no name or source needs and some databases refuse."""
+    bad = refused_character(text)
     if bad is not None:
         raise ReportedFormatError(f"{where}: holds the control character U+{ord(bad):04X}; remove it")
     return text
