@@ -77,32 +77,33 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     "API Coverage".
 
     For each endpoint (method M, normalised path P):
-    1. fingerprint: M on UNKNOWN_PATHS unknown paths that look like P (`_lookalike`: the words of its last literal
-       segment replaced by words drawn at random from `vocabulary`, case, separators, depth, parameters and
-       trailing slash kept: `/api/todos/1` -> `/api/titles/1`; random letters of the same length when `vocabulary`
-       is empty). The requests of every endpoint (its look-alikes and its own) go one at a time in a random order
-       over the whole probe, so a service can tell them apart from P only by knowing P's route: a guess by order
-       (red team round 9: the fixed order look-alike, endpoint, look-alike was counted, AC 6/6 for no route) or by
-       which segment reads like a word (red team round 10: a service answering 200 to real words only) earns an
-       endpoint with chance 1 / (UNKNOWN_PATHS + 1) at best. No reply at all (the connection refused, reset or closed) -> not
-       implemented (`fingerprint_error`: the probe runs only once the service answered its start check, so a
-       service that drops the probe's connections, or quits, is up and serves nothing, and no static check
-       credits its route code: red team round 7); connected but no answer in time -> not implemented
-       (`fingerprint_timeout`). When the
-       two replies differ: both 404 -> only a status other than 404/405/501 counts for the endpoint
-       (`unstable_404`); otherwise the service answers anything, differently, and nothing is implemented
-       (`catch_all_unstable`). A stable reply other than 404 is a catch-all: the endpoint is implemented only
-       when its reply differs from it (`catch_all_differs`, else `catch_all`), so dead route code behind a
-       catch-all earns nothing. `vocabulary` is `lookalike_vocabulary` of the task's README: words a service
-       cannot tell from route names without knowing the routes.
+    1. fingerprint: M on UNKNOWN_PATHS unknown paths that look like P (`_lookalike_paths`: the words of its
+       literal segments after the prefix every endpoint shares, and of its last one, replaced by words drawn at
+       random from `vocabulary`, one substitution for the whole probe; case, separators, depth, parameters and
+       trailing slash kept: `/api/todos/1` -> `/api/titles/1`; random letters of the same length when
+       `vocabulary` is empty). The requests of every endpoint (its look-alikes and its own) go one at a time in a
+       random order over the whole probe, so a service can tell them apart from P only by knowing P's route: a
+       guess by order (red team round 9: the fixed order look-alike, endpoint, look-alike was counted, AC 6/6 for
+       no route), by which segment reads like a word, by which path comes again for another method or as another
+       path's parent (red team round 10) earns an endpoint with chance 1 / (UNKNOWN_PATHS + 1) at best. No reply
+       at all (the connection refused, reset or closed) -> not implemented (`fingerprint_error`: the probe runs
+       only once the service answered its start check, so a service that drops the probe's connections, or
+       quits, is up and serves nothing, and no static check credits its route code: red team round 7); connected
+       but no answer in time -> not implemented (`fingerprint_timeout`). When the replies differ: all 404 -> only
+       a status other than 404/405/501 counts for the endpoint (`unstable_404`); otherwise the service answers
+       anything, differently, and nothing is implemented (`catch_all_unstable`). A stable reply other than 404 is
+       a catch-all: the endpoint is implemented only when its reply differs from it (`catch_all_differs`, else
+       `catch_all`), so dead route code behind a catch-all earns nothing. `vocabulary` is `lookalike_vocabulary`
+       of the task's README: words a service cannot tell from route names without knowing the routes.
     2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
        redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
-       differs from the fingerprint's. Bodies are compared after replacing the requested path (and the random
-       segment) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such route" page
-       that echoes the path or the time (Express, Spring) still compares equal. No answer in time -> False.
-    3. when step 2 found nothing and P does not end in `/`, P + `/` is tried against the first unknown path + `/`
-       the same way (READMEs such as Django's declare trailing slashes that normalisation drops); only a
-       non-redirect answer counts there.
+       differs from the fingerprint's. Bodies are compared after replacing the requested path (and the
+       look-alike's words) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such
+       route" page that echoes the path or the time (Express, Spring) still compares equal. No answer in time ->
+       False.
+    3. when step 2 found nothing and P does not end in `/`, P + `/` is tried against every look-alike + `/` the
+       same way (READMEs such as Django's declare trailing slashes that normalisation drops); only a
+       non-redirect answer counts there, and nothing when the slashed look-alikes answer differently.
     `timeout` is the wall-clock limit in seconds of each request, whatever the service trickles; `budget` (seconds,
     None: unlimited) bounds the whole probe, each request getting at most what is left of it: endpoints not
     reached in time are not implemented (`budget_exhausted`; a service that slow earns no coverage for them).
@@ -129,10 +130,11 @@ async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float
             left = deadline - time.monotonic()
             return left if left <= 0 else max(0.05, min(timeout, left))
 
-        plans = [_Plan(endpoint, vocabulary) for endpoint in endpoints]
+        lookalikes = _lookalike_paths(sorted({concrete_path(e) for e in endpoints}), vocabulary)
+        plans = [_Plan(endpoint, lookalikes[concrete_path(endpoint)]) for endpoint in endpoints]
         await _send_shuffled(client, [(plan, kind) for plan in plans for kind in (*_UNKNOWN_KINDS, "ep")], limit)
         retries = [plan for plan in plans if plan.wants_slashed_retry()]
-        await _send_shuffled(client, [(plan, kind) for plan in retries for kind in ("su", "sep")], limit)
+        await _send_shuffled(client, [(plan, kind) for plan in retries for kind in (*_SLASHED_KINDS, "sep")], limit)
         for plan in plans:
             observations[plan.endpoint] = plan.observation()
     return ProbeResult({e: o.implemented for e, o in observations.items()}, observations)
@@ -163,22 +165,28 @@ UNKNOWN_PATHS = 3
 _UNKNOWN_KINDS = tuple(f"u{k}" for k in range(UNKNOWN_PATHS))
 
 
+_SLASHED_KINDS = tuple(f"s{kind}" for kind in _UNKNOWN_KINDS)
+
+
 class _Plan:
     """The requests of one endpoint and their replies: UNKNOWN_PATHS look-alike unknown paths (u0, u1, ...), the
-    endpoint (ep), and for the slashed retry the first look-alike and the endpoint with a trailing slash (su, sep)."""
+    endpoint (ep), and for the slashed retry the same with a trailing slash (su0, su1, ..., sep). `unknown` holds
+    (path, new segments...) per look-alike (`_lookalike_paths`)."""
 
-    def __init__(self, endpoint: Endpoint, vocabulary: tuple[str, ...] = ()) -> None:
+    def __init__(self, endpoint: Endpoint, unknown: tuple[tuple[str, ...], ...]) -> None:
         self.endpoint = endpoint
         self.method = endpoint.method
-        self.concrete = fill_params(normalize_path(endpoint.path))
-        self.unknown = _lookalikes(self.concrete, vocabulary, UNKNOWN_PATHS)
+        self.concrete = concrete_path(endpoint)
+        self.unknown = unknown
         self.replies: dict[str, "_Reply | None"] = {}
         self.out_of_budget = False
 
     def path_of(self, kind: str) -> str:
         if kind in _UNKNOWN_KINDS:
             return self.unknown[int(kind[1:])][0]
-        return {"ep": self.concrete, "su": self.unknown[0][0] + "/", "sep": self.concrete + "/"}[kind]
+        if kind in _SLASHED_KINDS:
+            return self.unknown[int(kind[2:])][0] + "/"
+        return {"ep": self.concrete, "sep": self.concrete + "/"}[kind]
 
     def decided_early(self) -> bool:
         """True when a request already decided the endpoint (no reply, or a stall: not implemented)."""
@@ -212,64 +220,101 @@ class _Plan:
                 return ProbeObservation(False, Reason.UNSTABLE_404, reply.status, 404)
             return ProbeObservation(True, Reason.STATUS, reply.status, 404)
         if fingerprint.status != 404:
-            same = reply.status == fingerprint.status and _shape(reply.body, self.concrete, None) == fingerprint.body
+            same = reply.status == fingerprint.status and _shape(reply.body, self.concrete, ()) == fingerprint.body
             return ProbeObservation(not same, Reason.CATCH_ALL if same else Reason.CATCH_ALL_DIFFERS, reply.status,
                                     fingerprint.status)
         decision = _decide(reply, self.concrete, fingerprint)
-        slashed_unknown, slashed = self.replies.get("su"), self.replies.get("sep")
+        slashed_unknown = [self.replies.get(kind) for kind in _SLASHED_KINDS]
+        slashed = self.replies.get("sep")
         if decision is Reason.NOT_FOUND and all(isinstance(r, _Reply) and r is not _STALLED
-                                                for r in (slashed_unknown, slashed)) \
+                                                for r in (*slashed_unknown, slashed)) \
                 and not 300 <= slashed.status < 400:
-            # the slashed form against a slashed unknown path: a service that answers every slashed path earns nothing
-            unknown_path = self.unknown[0][0] + "/"
-            base = _Reply(slashed_unknown.status, _shape(slashed_unknown.body, unknown_path, self.unknown[0][1]))
-            same = slashed.status == base.status and _shape(slashed.body, self.concrete + "/", None) == base.body
-            retry = _decide(slashed, self.concrete + "/", base) if base.status == 404 else (
-                Reason.NOT_FOUND if same else Reason.STATUS)
+            # the slashed form against the slashed look-alikes: a service answering every slashed path earns nothing
+            base = _fingerprint_of(slashed_unknown, [(path + "/", *words) for path, *words in self.unknown])
+            if base.status == 404 and base is not _UNSTABLE_404:
+                retry = _decide(slashed, self.concrete + "/", base)
+            elif base is _UNSTABLE or base is _UNSTABLE_404:
+                retry = Reason.NOT_FOUND
+            else:
+                same = slashed.status == base.status and _shape(slashed.body, self.concrete + "/", ()) == base.body
+                retry = Reason.NOT_FOUND if same else Reason.STATUS
             if retry is not Reason.NOT_FOUND:
                 return ProbeObservation(True, retry, slashed.status, fingerprint.status)
         return ProbeObservation(decision is not Reason.NOT_FOUND, decision, reply.status, fingerprint.status)
 
 
-def _lookalikes(concrete: str, vocabulary: tuple[str, ...], count: int) -> tuple[tuple[str, str], ...]:
-    """`count` distinct `_lookalike`s of `concrete` (fewer only when the vocabulary cannot make that many)."""
-    made: dict[str, tuple[str, str]] = {}
-    for _ in range(count * 20):
-        path, token = _lookalike(concrete, vocabulary)
-        made.setdefault(path, (path, token))
-        if len(made) == count:
-            break
-    while len(made) < count:  # a tiny vocabulary: random letters for the rest
-        path, token = _lookalike(concrete, ())
-        made.setdefault(path, (path, token))
-    return tuple(made.values())
+def _lookalike_paths(concretes: list[str], vocabulary: tuple[str, ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """For each of `concretes` (filled, normalised endpoint paths), UNKNOWN_PATHS look-alikes: (path, its new
+    segments...) each.
+
+    One substitution serves the whole probe, so no request stands out by what it shares with the others (red team
+    round 10: a path requested for two methods, or a word met again as another path's parent, marked the real
+    routes). A literal segment is replaced where it ends an endpoint's path up to that endpoint's last literal
+    segment (`/api/todos` for `/api/todos/1`): every path's last literal segment, and a parent segment that names
+    an endpoint of its own (`todos` in `/api/todos/1/tags` when `/api/todos` is declared too); other segments (a
+    shared `/api`) are kept, so look-alikes reach the same router. Each distinct segment gets UNKNOWN_PATHS alternatives (`_lookalike_segment`),
+    and each path's look-alikes take each alternative of each of its replaced segments once, paired at random
+    per path. So a path requested for several methods has the same look-alikes for each, and a word's
+    alternatives stand wherever the word stands, as often as the word. Parameters, depth and trailing slash are kept; a path without literal segment
+    gets an alternative of an empty word in front."""
+    split = {c: c.split("/") for c in concretes}
+    literal = lambda seg: bool(seg) and seg != "1"  # noqa: E731 - a filled parameter is "1"
+    places = {c: [k for k, seg in enumerate(segs) if literal(seg)] for c, segs in split.items()}
+    #: each path up to its last literal segment: a segment ending such a prefix in any path names an endpoint
+    endpoint_prefixes = {"/".join(segs[:places[c][-1] + 1]) for c, segs in split.items() if places[c]}
+    alternatives: dict[str, tuple[str, ...]] = {}
+    split_words = {seg for segs in split.values() for seg in segs}
+    used: set[str] = set()
+
+    def alternatives_of(segment: str) -> tuple[str, ...]:
+        if segment not in alternatives:
+            made: list[str] = []
+            for attempt in range(UNKNOWN_PATHS * 20):
+                word = _lookalike_segment(segment or "x" * (6 + secrets.randbelow(3)),
+                                          vocabulary if attempt < UNKNOWN_PATHS * 10 else (), used)
+                if word not in used and word not in split_words:  # a word stands for one segment only
+                    made.append(word)
+                    used.update({word, *(t.lower() for t in _TOKENS.findall(word) if t.isalpha())})
+                if len(made) == UNKNOWN_PATHS:
+                    break
+            alternatives[segment] = tuple(made)
+        return alternatives[segment]
+
+    result = {}
+    for concrete, segs in split.items():
+        replaced = [k for k in places[concrete] if "/".join(segs[:k + 1]) in endpoint_prefixes]
+        order = {k: _RANDOM.sample(range(UNKNOWN_PATHS), UNKNOWN_PATHS) for k in replaced}
+        paths = []
+        for i in range(UNKNOWN_PATHS):
+            if not replaced:  # "/" or "/1": a word in front
+                word = alternatives_of("")[i]
+                slash = "/" if concrete.endswith("/") and concrete != "/" else ""
+                paths.append(("/" + word + concrete.rstrip("/") + slash, word))
+                continue
+            new = list(segs)
+            for k in replaced:
+                new[k] = alternatives_of(segs[k])[order[k][i]]
+            paths.append(("/".join(new), *(new[k] for k in replaced)))
+        result[concrete] = tuple(paths)
+    return result
 
 
-def _lookalike(concrete: str, vocabulary: tuple[str, ...] = ()) -> tuple[str, str]:
-    """(an unknown path shaped like `concrete`, its new segment): the last literal segment rewritten by
-    `_lookalike_segment`, the depth, the filled parameters and a trailing slash kept; a path without literal
-    segment gets one random word in front. A service can tell it from the endpoint only by knowing the endpoint's
-    route."""
-    segments = concrete.split("/")
-    literal = [k for k, seg in enumerate(segments) if seg and seg != "1"]
-    if not literal:
-        word = _word_like("xxxxxxxx"[:6 + secrets.randbelow(3)], vocabulary)
-        return "/" + word + concrete.rstrip("/") + ("/" if concrete.endswith("/") and concrete != "/" else ""), word
-    k = literal[-1]
-    segments[k] = _lookalike_segment(segments[k], vocabulary)
-    return "/".join(segments), segments[k]
+def concrete_path(endpoint: Endpoint) -> str:
+    """The path the probe requests for `endpoint`: normalised, every parameter filled with `1`."""
+    return fill_params(normalize_path(endpoint.path))
 
 
 _TOKENS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^A-Za-z\d]+")
 
 
-def _lookalike_segment(segment: str, vocabulary: tuple[str, ...]) -> str:
+def _lookalike_segment(segment: str, vocabulary: tuple[str, ...], exclude: frozenset[str] | set[str] = frozenset()
+                       ) -> str:
     """`segment` with each word replaced by `_word_like` and each digit by a random digit; separators and the case
     of each word (lower, Capitalised, UPPER: camelCase stays camelCase) kept. Never `segment` itself."""
     parts = []
     for token in _TOKENS.findall(segment):
         if token.isalpha():
-            parts.append(_styled(_word_like(token.lower(), vocabulary), token))
+            parts.append(_styled(_word_like(token.lower(), vocabulary, exclude), token))
         elif token.isdigit():
             parts.append("".join(secrets.choice("0123456789") for _ in token))
         else:
@@ -278,14 +323,17 @@ def _lookalike_segment(segment: str, vocabulary: tuple[str, ...]) -> str:
     return made if made != segment else made + secrets.choice(_LETTERS)
 
 
-def _word_like(word: str, vocabulary: tuple[str, ...]) -> str:
-    """A word of `vocabulary` other than `word`, drawn at random, preferring one with the same last letter (a plural
-    stays a plural); random letters as long as `word` when `vocabulary` has no other word."""
-    others = [w for w in vocabulary if w != word]
-    if not others:
+def _word_like(word: str, vocabulary: tuple[str, ...], exclude: frozenset[str] | set[str] = frozenset()) -> str:
+    """A word of `vocabulary` other than `word`, drawn at random, preferring (when at least 5 words qualify) one
+    about as long (within 2 letters) and then one with the same last letter (a plural stays a plural); random
+    letters as long as `word` when `vocabulary` has no other word outside `exclude`."""
+    candidates = [w for w in vocabulary if w != word and w not in exclude]
+    if not candidates:
         return "".join(secrets.choice(_LETTERS) for _ in word)
-    alike = [w for w in others if w[-1] == word[-1]]
-    return _RANDOM.choice(alike if len(alike) >= 5 else others)
+    for alike in (lambda w: abs(len(w) - len(word)) <= 2, lambda w: w[-1] == word[-1]):
+        narrower = [w for w in candidates if alike(w)]
+        candidates = narrower if len(narrower) >= 5 else candidates
+    return _RANDOM.choice(candidates)
 
 
 def _styled(word: str, like: str) -> str:
@@ -322,7 +370,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 def _fingerprint_of(replies: list["_Reply"], unknown) -> "_Reply":
     """The "no such route" reply from the look-alike unknown paths: the shaped reply when they all agree, else
     `_UNSTABLE_404` (all 404) or `_UNSTABLE`."""
-    shaped = [_Reply(r.status, _shape(r.body, path, token)) for r, (path, token) in zip(replies, unknown)]
+    shaped = [_Reply(r.status, _shape(r.body, path, tuple(words))) for r, (path, *words) in zip(replies, unknown)]
     if all(r == shaped[0] for r in shaped):
         return shaped[0]
     return _UNSTABLE_404 if all(r.status == 404 for r in shaped) else _UNSTABLE
@@ -341,7 +389,7 @@ _NOT_SENT = _Reply(-2, "")
 def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
     if reply.status not in NOT_FOUND_STATUSES:
         return Reason.STATUS
-    if reply.status == 404 and _shape(reply.body, path, None) != fingerprint.body:
+    if reply.status == 404 and _shape(reply.body, path, ()) != fingerprint.body:
         return Reason.BODY_DIFFERS
     return Reason.NOT_FOUND
 
@@ -385,14 +433,16 @@ _VOLATILE = [
 ]
 
 
-def _shape(body: str, path: str, token: str | None) -> str:
-    """The parts of a reply body that identify a "no such route" page (see `probe_endpoints`)."""
+def _shape(body: str, path: str, words: tuple[str, ...]) -> str:
+    """The parts of a reply body that identify a "no such route" page (see `probe_endpoints`): `path` and the
+    look-alike's new `words` masked, volatile parts masked, white space collapsed."""
     for variant in sorted({path, quote(path), path.rstrip("/")}, key=len, reverse=True):
         if len(variant) < 2:
             continue
         body = body.replace(variant, "\x00path\x00")
-    if token:
-        body = body.replace(token, "\x00token\x00")
+    for word in sorted(words, key=len, reverse=True):
+        if len(word) >= 2:
+            body = body.replace(word, "\x00token\x00")
     for pattern in _VOLATILE:
         body = pattern.sub("\x00v\x00", body)
     return " ".join(body.split())

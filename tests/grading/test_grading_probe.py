@@ -338,6 +338,55 @@ def test_a_service_answering_real_words_only_earns_nothing(serve):
     assert random_letters.results == {e: True for e in endpoints}  # what the escape earned before
 
 
+def test_a_service_remembering_paths_cannot_tell_the_endpoints(serve, monkeypatch):
+    """Red team round 10: each endpoint had its own look-alikes, so a path requested for two methods was the real
+    one; a service answering 200 to any path it had seen before earned every second method (6 of 12 here, and
+    2 of 3 for GET, PUT and DELETE on one path). Look-alikes are shared by the methods of a path now: every
+    look-alike comes back as often as the path, and the memory guesses."""
+    import random
+
+    from core.grading import probe
+
+    seen: set[str] = set()
+
+    def remembering(method, path, body):
+        again = path in seen
+        seen.add(path)
+        return json_reply(200, {}) if again else json_reply(404, {"error": "not found"})
+
+    server = serve(remembering)
+    endpoints = [E(m, f"/api/r{k}") for k in range(6) for m in ("GET", "POST")]
+    monkeypatch.setattr(probe, "_RANDOM", random.Random(5))
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+
+    requested = [p for _, p, _ in server.requests if not p.endswith("/")]
+    assert all(requested.count(p) == 2 for p in requested)  # each path, real or look-alike, once per method
+    assert sum(result.results.values()) <= 3, result.observations
+
+
+def test_lookalike_words_come_as_often_as_the_words_they_stand_for():
+    """No request stands out by what it shares with the others: a parent segment that names an endpoint of its
+    own is replaced in its children's look-alikes too (red team round 10: `/api/todos` was told apart because
+    `todos` came back in every look-alike of `/api/todos/1/tags`), with the same alternatives, as often as the
+    word; a shared `/api` is kept."""
+    from collections import Counter
+
+    from core.grading.probe import _lookalike_paths
+
+    concretes = ["/api/todos", "/api/todos/1", "/api/todos/1/tags", "/api/users/me", "/health"]
+    lookalikes = _lookalike_paths(concretes, lookalike_vocabulary(README, []))
+
+    requested = concretes + [path for c in concretes for path, *_ in lookalikes[c]]
+    words = Counter(seg for path in requested for seg in path.split("/") if seg and seg != "1")
+    assert words["api"] == 4 * 4  # kept: four /api paths, each requested with its three look-alikes
+    for word in ("todos", "tags", "me", "health"):
+        alternatives = {path.split("/")[2] if word == "todos" else path.rstrip("/").split("/")[-1]
+                        for c in concretes if word in c.split("/") for path, *_ in lookalikes[c]}
+        assert len(alternatives) == UNKNOWN_PATHS and word not in alternatives, (word, alternatives)
+        assert {words[a] for a in alternatives} == {words[word]}, (word, words)
+    assert {path.split("/")[2] for path, *_ in lookalikes["/api/users/me"]} == {"users"}  # no endpoint of its own
+
+
 def test_nothing_listening_earns_nothing():
     """The probe runs once the service answered its start check: a service gone by then (it quit, or closed its
     socket) serves nothing, and its route code earns nothing (no static check)."""
