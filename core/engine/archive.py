@@ -4,8 +4,9 @@
 bad archive at once; `extract_archive` unpacks inside the worker under the same limits.
 `inspect_repository` / `extract_repository` do the same for an archive holding one repository (an agent
 endpoint's answer for one task). Refused:
-links, devices, absolute paths, `..`, too many members, too many bytes, a suspicious compression
-ratio, an empty archive. A single top folder wrapping the task folders is unwrapped.
+links, devices, absolute paths, `..`, names over NAME_MAX_BYTES and paths over MEMBER_PATH_MAX_BYTES, too many
+members, too many bytes, a suspicious compression ratio, an empty archive. A single top folder wrapping the task
+folders is unwrapped.
 
 Work per request is bounded: the limits are checked at every member as its header is read, so a pass stops at the
 first member that crosses one (a 1 GiB member is refused at its header, before any of its data is decompressed);
@@ -91,6 +92,12 @@ _TAR_END_ALLOWANCE = 1024 * 1024
 _CHUNK = 64 * 1024
 #: The longest file or folder name (one path component) Linux file systems store: NAME_MAX, in bytes of UTF-8.
 NAME_MAX_BYTES = 255
+#: The longest whole path Linux accepts (PATH_MAX, in bytes, with its terminating NUL).
+PATH_MAX_BYTES = 4096
+#: The longest path a member may have inside the archive, in bytes of UTF-8: PATH_MAX less 1024 bytes for the
+#: folders the evaluator unpacks and copies it under (its runs and work folders, the task's folder), so a member
+#: accepted at upload can be written by the worker.
+MEMBER_PATH_MAX_BYTES = PATH_MAX_BYTES - 1024
 _COMPRESSED_TAR = ((b"\x1f\x8b", lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
                    (b"BZh", bz2.BZ2File), (b"\xfd7zXZ\x00", lzma.LZMAFile))
 
@@ -131,7 +138,16 @@ def _safe_name(raw: str) -> str:
             raise ArchiveError(f"The archive holds a file or folder name of {len(part)} characters ({shown!r}); "
                                f"names may be at most {NAME_MAX_BYTES} bytes (the file system's limit), so it "
                                "cannot be unpacked. Shorten it and create the archive again.")
-    return "/".join(parts)
+    path = "/".join(parts)
+    size = len(path.encode("utf-8", "surrogateescape"))
+    if size > MEMBER_PATH_MAX_BYTES:
+        shown = path[:60] + "…" + path[-40:]
+        raise ArchiveError(f"The archive holds a path of {size} bytes ({shown!r}); paths may be at most "
+                           f"{MEMBER_PATH_MAX_BYTES} bytes (a whole path on the file system at most {PATH_MAX_BYTES}, "
+                           "and the evaluator's folders take the rest) and each file or folder name at most "
+                           f"{NAME_MAX_BYTES} bytes, so it cannot be unpacked. Move it up a few folders or shorten "
+                           "the names, and create the archive again.")
+    return path
 
 
 class _Tally:

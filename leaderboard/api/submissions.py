@@ -261,7 +261,8 @@ class SubmissionListCreateApi(APIView):
                    request={"multipart/form-data": SubmissionCreateInputSerializer},
                    responses={201: SubmissionOutputSerializer,
                               400: bad_request_response("the archive was refused (too big, not an archive, a link, "
-                                                        "a path escaping its folder, a name over 255 bytes, no "
+                                                        "a path escaping its folder, a name over 255 bytes or "
+                                                        "a path over 3072, no "
                                                         "task folder, byte-identical to another team's archive on "
                                                         "the split, ...) or the "
                                                         "split is unknown or takes no upload; nothing was stored"),
