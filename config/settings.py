@@ -67,12 +67,15 @@ MIDDLEWARE = [
 ]
 
 # --- sign-in throttles ------------------------------------------------------------------------
-# django-axes counts wrong passwords (login form, admin and API token alike) per address and per account, and locks
-# either out for AXES_COOLOFF_TIME after AXES_FAILURE_LIMIT of them; a right password resets the count.
+# django-axes counts wrong passwords (login form, admin and API token alike) per address (the throttle: an address
+# guessing at any accounts is locked out) and per account *from that address*, and locks out for AXES_COOLOFF_TIME
+# after AXES_FAILURE_LIMIT of them; a right password resets the count. Never per account alone: anyone could then
+# lock any user out by typing wrong passwords for their name; the account still signs in from any other address.
+# The address is REMOTE_ADDR (django-axes' default; X-Forwarded-For is not believed).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
