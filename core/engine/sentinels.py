@@ -5,7 +5,9 @@ submission; in-process Java suites run its application in the test JVM), the pla
 random names to every run: one that must pass and one that must be skipped (in Java runs also one that must fail;
 in pytest runs a second must-skip as the very last item). In pytest runs each skip is also a check: the sentinel
 passes instead when, since the session started, a function or class of pytest's or pluggy's verdict machinery (or a
-method of such a class) was replaced, or a plugin from outside the suite and the runner's own packages was
+method of such a class) was replaced, or one of the HTTP test clients a white-box suite calls the application with
+(Starlette's/FastAPI's TestClient, httpx, requests, Werkzeug's and Flask's) or unittest's assertions changed since
+the plugin was imported (before any conftest), or a plugin from outside the suite and the runner's own packages was
 registered; the first catches what the import of a white-box suite's submission modules did, the last what its code
 did while the tests ran. A report where a sentinel is missing or has another verdict was forged (an exit hook
 rewriting the JUnit file, a planted JUnit extension skipping test bodies, a hook flipping the known test names): the
@@ -94,15 +96,21 @@ import pytest
 _MODULES = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.skipping", "_pytest.junitxml",
             "_pytest.main", "_pytest.outcomes", "_pytest.nodes", "_pytest.terminal", "_pytest.unittest",
             "pluggy._callers", "pluggy._hooks", "pluggy._manager", "pluggy._result")
+#: The clients white-box suites call the application with, and unittest's assertions: replaced by the application's
+#: code (red team round 10: `TestClient.request` returning an object equal to anything gave 20/20 for no code), the
+#: run's verdicts are not the suite's. Taken when this plugin is imported (`-p`), before any conftest or test
+#: module imports the submission.
+_CLIENTS = ("starlette.testclient", "httpx", "requests.sessions", "requests.models", "requests.api", "werkzeug.test",
+            "flask.testing", "unittest.case")
 _START = {{}}
 
 
-def _snapshot():
+def _snapshot(modules=_MODULES):
     state = []
-    for name in _MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(name)
-        except ImportError:
+        except Exception:  # not installed in this runner, or not importable before the suite's own set-up
             continue
         for key, value in sorted(vars(module).items()):
             if callable(value):
@@ -113,9 +121,13 @@ def _snapshot():
     return state
 
 
+_START["clients"] = _snapshot(_CLIENTS)
+
+
 def _intact(config):
-    # pytest's verdict machinery as it was at start-up, and no plugin since but the suite's own conftest files
-    if _snapshot() != _START["functions"]:
+    # pytest's verdict machinery as it was at start-up, the clients as before the suite started, and no plugin
+    # since but the suite's own conftest files
+    if _snapshot() != _START["functions"] or _snapshot(_CLIENTS) != _START["clients"]:
         return False
     trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
     for plugin in config.pluginmanager.get_plugins():

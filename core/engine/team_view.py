@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import untrusted_tree
+
 #: Bytes of a start script read to look for Windows line endings.
 _SCRIPT_HEAD = 64 * 1024
 
@@ -14,13 +16,11 @@ _SCRIPT_HEAD = 64 * 1024
 def start_crash_detail(script: Path) -> str:
     """The detail of a `start_crashed` outcome for the start script at `script`: the plain reason, plus a hint when
     the script has Windows line endings (CRLF), which make the kernel or the shell look for `/bin/sh\\r` or run
-    commands ending in a carriage return. Never raises (an unreadable script gets the plain reason)."""
+    commands ending in a carriage return. Never raises (a script that is no longer a regular file gets the plain
+    reason: the service ran, and may have replaced it with a FIFO or a link, red team round 10)."""
     detail = "every process of the service exited before the port opened"
-    try:
-        head = script.read_bytes()[:_SCRIPT_HEAD]
-    except OSError:
-        return detail
-    if b"\r\n" in head:
+    head = untrusted_tree.read_regular(script, _SCRIPT_HEAD)
+    if head is not None and b"\r\n" in head:
         detail += (f"; {script.name} has Windows line endings (CRLF), so its first line names an interpreter "
                    f"ending in a carriage return: convert it to Unix line endings (`dos2unix {script.name}`, or "
                    "`git config core.autocrlf false` before checking it out) and submit again")

@@ -30,6 +30,34 @@ def copy_tree(source: Path, target: Path, *, links: bool = True, only_named: str
     shutil.copytree(source, target, symlinks=True, ignore=special)
 
 
+def read_regular(path: Path, limit: int | None = None) -> bytes | None:
+    """The first `limit` bytes (None: all) of `path` when it is a regular file reached without a link in its last
+    component, else None (a symlink, FIFO, socket or device node; missing or unreadable). Never blocks on a FIFO
+    and never reads past `limit`: red team round 10 replaced start.sh with a FIFO (the worker hung opening it) and
+    with a link to /dev/zero (it read until out of memory) or to a root-only host file (a one-bit oracle)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read() if limit is None else handle.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def is_regular(path: Path) -> bool:
+    """True when `path` itself (not a link's target) is a regular file."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def apparent_size(root: Path) -> int:
     """Bytes the regular files below `root` would take once copied (st_size, so sparse files count in full); links
     are not followed."""
@@ -294,10 +322,10 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
         for name in files:
             path = Path(folder) / name
             rel = path.relative_to(root).as_posix()
-            if path.is_symlink():
+            if not is_regular(path):  # a link, FIFO or device: never read (a FIFO would block the worker)
                 continue
             if name == "pom.xml":
-                text = path.read_text(errors="replace")
+                text = (read_regular(path) or b"").decode(errors="replace")
                 hit = _test_run_setting(text) or _outside_code_in_test_run(text, repositories)
                 if hit:
                     return f"{rel} sets {hit}"
@@ -325,11 +353,7 @@ def test_run_tampering(root: Path, *, keep_below: str, repositories: tuple[Path,
 def _zip_signature(path: Path) -> bool:
     """True when the file starts like a zip archive (a local file header or an empty archive's end record), whatever
     its name: the JVM reads a class-path entry by its content."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
-    except OSError:
-        return False
+    return read_regular(path, 4) in (b"PK\x03\x04", b"PK\x05\x06")
 
 
 #: Class files that every module or package may have under the same name: never a shadow.

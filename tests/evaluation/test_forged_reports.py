@@ -141,6 +141,22 @@ def add(a, b):
     _arm()
     return _add(a, b)
 """
+#: The test client's request replaced at import by one answering an object equal to anything (red team round 10,
+#: on Blog's FastAPI suite: 20/20 for no code); unittest's assertions silenced alike.
+PATCH_CLIENT = """
+import unittest
+
+class _Any:
+    def __eq__(self, other):
+        return True
+
+try:
+    from starlette.testclient import TestClient
+    TestClient.request = lambda self, *a, **k: _Any()
+except ImportError:
+    pass
+unittest.TestCase.assertEqual = lambda self, *a, **k: None
+"""
 SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(os.environ['PORT'])), " \
           "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
 
@@ -162,9 +178,9 @@ def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, bac
 
 
 @pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH, FLIP_KNOWN_NAMES, SKIP_KNOWN_BODIES,
-                                    PATCH_REPORT_INIT, FLIP_LATE],
+                                    PATCH_REPORT_INIT, FLIP_LATE, PATCH_CLIENT],
                          ids=["rewrite-in-place", "rewrite-fresh", "flip-known-names", "skip-known-bodies",
-                              "patch-report-init", "flip-late"])
+                              "patch-report-init", "flip-late", "patch-client"])
 def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
     result = _white_box(tmp_path, backend, attack=attack)
 

@@ -376,3 +376,44 @@ def test_the_apparent_size_counts_sparse_files_in_full(tmp_path):
     (tmp_path / "link").symlink_to(tmp_path / "holes")
 
     assert apparent_size(tmp_path) == 5 * 2**30 + 5
+
+
+# --- files the service or the build may have replaced (red team round 10) -----------------------------------------
+@pytest.mark.timeout(20)
+def test_a_start_script_replaced_by_a_fifo_or_a_link_is_never_read(tmp_path):
+    """The service ran before the crash detail reads its start script: a FIFO hung the worker on open, a link to
+    /dev/zero read until out of memory, a link to a root-only host file told whether it held CRLF. Only a regular
+    file is read, and only its head."""
+    import os
+
+    from core.engine.team_view import start_crash_detail
+
+    crlf = tmp_path / "crlf.sh"
+    crlf.write_bytes(b"#!/bin/sh\r\nexec python3 app.py\r\n")
+    assert "Windows line endings" in start_crash_detail(crlf)
+
+    fifo = tmp_path / "fifo" / "start.sh"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    plain = "every process of the service exited before the port opened"
+    assert start_crash_detail(fifo) == plain
+    for target in ("/dev/zero", str(crlf)):
+        link = tmp_path / f"link{len(target)}" / "start.sh"
+        link.parent.mkdir()
+        link.symlink_to(target)
+        assert start_crash_detail(link) == plain, target
+
+
+@pytest.mark.timeout(20)
+def test_fifos_in_the_built_tree_do_not_block_the_test_run_check(tmp_path):
+    import os
+
+    from core.engine.untrusted_tree import test_run_tampering
+
+    (tmp_path / "pom.xml").write_text("<project><build></build></project>")
+    (tmp_path / "module").mkdir()
+    os.mkfifo(tmp_path / "module" / "pom.xml")
+    os.mkfifo(tmp_path / "lib.jar")
+    os.mkfifo(tmp_path / "data.bin")
+
+    assert test_run_tampering(tmp_path, keep_below="src/test") is None
