@@ -1,6 +1,9 @@
 """Template helpers for metrics: percentages with their 95% interval."""
+import re
+
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from catalog.selectors import reported_unranked_reason
 
@@ -22,6 +25,18 @@ def metric(metrics: dict, key: str):
         return format_html("{}%", _pct(value))
     return format_html('{}%<br><span class="ci" title="95% bootstrap interval">[{}, {}]</span>',
                        _pct(value), _pct(ci[0]), _pct(ci[1]))
+
+
+#: Where a long identifier may wrap (docs: /tasks/): after a separator (_ - . /), before a capital that follows a
+#: lower-case letter or a digit (camelCase), before a digit run that follows a letter.
+_SOFT_BREAK = re.compile(r"(?<=[_\-./])(?=.)|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])")
+
+
+@register.filter
+def soft_breaks(value) -> str:
+    """`value` as escaped HTML with a <wbr> at each natural boundary of an identifier (`Data_<wbr>Rank_<wbr>Searcher`,
+    `Structured<wbr>Data<wbr>Convertor`): a narrow column wraps it there, never mid-word."""
+    return mark_safe("<wbr>".join(escape(part) for part in _SOFT_BREAK.split(str(value))))
 
 
 @register.filter

@@ -36,3 +36,52 @@ def test_a_long_description_wraps_on_the_system_page(live_server):
         assert _overflow(page) == 0
         box = page.locator(".sysdesc").bounding_box()
         assert box["x"] + box["width"] <= 800 and box["height"] <= 400  # wrapped, and scrolls in its own box
+
+
+#: Per task link of /tasks/: its text and the places where a new line starts (index of the first character there).
+LINE_STARTS = """() => Array.from(document.querySelectorAll('main table tbody td:first-child a')).map(a => {
+  const chars = [];
+  const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      chars.push([node.data[i], Math.round(range.getBoundingClientRect().top)]);
+    }
+  const starts = [];
+  for (let i = 1; i < chars.length; i++) if (chars[i][1] > chars[i - 1][1]) starts.push(i);
+  return [chars.map(c => c[0]).join(""), starts];
+})"""
+
+
+def _natural(name: str, at: int) -> bool:
+    """True when a line may start at `name[at]`: after a separator, or at a camelCase or letter-digit boundary."""
+    before, after = name[at - 1], name[at]
+    return (before in "_-./ " or (before.islower() or before.isdigit()) and after.isupper()
+            or before.isalpha() and after.isdigit())
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 800])
+def test_task_names_wrap_only_at_natural_boundaries(live_server, width):
+    """On RepoGenesis Verified's 30 tasks (Data_Rank_Searcher, StructuredDataConvertor, spring-boot-course-scheduling,
+    ...): /tasks/ at 1280 px cut "Data_Rank_Sear|cher" and "unchecke|d" before the fix."""
+    from django.core.management import call_command
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    root = Path(__file__).resolve().parents[2]
+    release = root.parent / "shared" / "data" / "repogenesis" / "verified"
+    if not release.is_dir():
+        pytest.fail(f"the shared copy of RepoGenesis Verified is missing at {release}")
+    call_command("import_benchmark", str(release), "--manifest", str(root / "benchmarks" / "repogenesis" /
+                 "benchmark.json"), "--skip-reference-check", stdout=open("/dev/null", "w"))
+    with chromium_page(width=width, height=900) as page:
+        page.goto(f"{live_server.url}/tasks/?benchmark=repogenesis&split=verified")
+        page.screenshot(path=str(_shots() / f"tasks-{width}.png"), full_page=True)
+        names = page.evaluate(LINE_STARTS)
+        assert len(names) == 30
+        cut = {name: [name[:at] + "|" + name[at:] for at in starts if not _natural(name, at)]
+               for name, starts in names}
+        assert not {name: cuts for name, cuts in cut.items() if cuts}
+        badges = page.evaluate("Array.from(document.querySelectorAll('main table .badge'))"
+                               ".filter(b => b.getClientRects().length > 1 || b.offsetHeight > 30).length")
+        assert badges == 0  # "unchecked" on one line
+        assert _overflow(page) == 0
