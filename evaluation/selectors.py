@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -20,12 +21,22 @@ def run_latest(*, submission: Submission) -> EvaluationRun | None:
     return submission.runs.order_by("-created_at").first()
 
 
+def known_outcome(result: TaskResult, missing: Mapping[str, str]) -> str:
+    """The result's outcome, or `missing` for a task not evaluated yet that the submission lacks (`missing`: its
+    `missing_reasons`, {task: why}; such a task can only end `missing`), else ""."""
+    if result.outcome:
+        return result.outcome
+    return "missing" if result.status != TaskResult.Status.DONE and result.task.name in missing else ""
+
+
 def run_progress(*, run: EvaluationRun) -> dict[str, Any]:
-    """{"done": n, "total": n, "tasks": [{"task", "status", "phase", "outcome"}]} for the status page."""
+    """{"done": n, "total": n, "tasks": [{"task", "language", "status", "phase", "outcome"}]} for the status page;
+    `outcome` is `known_outcome`: already `missing` for a pending task the submission has no folder for."""
     results = list(run.results.select_related("task").order_by("task__name"))
+    missing = Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True).first() or {}
     return {"done": sum(1 for r in results if r.status == TaskResult.Status.DONE), "total": len(results),
             "tasks": [{"task": r.task.name, "language": r.task.language, "status": r.status, "phase": r.phase,
-                       "outcome": r.outcome} for r in results]}
+                       "outcome": known_outcome(r, missing)} for r in results]}
 
 
 def run_report(*, run: EvaluationRun) -> dict[str, Any]:

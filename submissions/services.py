@@ -160,7 +160,8 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
     split, is byte-identical to another team's submission on the split (`duplicate_check`), or the team's daily
     quota is used up; MissingTasks when tasks of the split are missing and not `allow_missing`. With missing
-    tasks allowed, the submission's warnings start with `missing_tasks_notice`.
+    tasks allowed, the submission's warnings start with `missing_tasks_notice` and its `missing_reasons` name each
+    missing task (its status page shows them `missing` from the start, not pending).
     """
     uploads_allowed_check(split=split)
     _check_name_and_size(upload)
@@ -177,7 +178,8 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, note=note[:300], is_public=is_public,
                             layout_warnings=([missing_tasks_notice(missing)] if missing else [])
-                            + manifest.layout_warnings(task_names))
+                            + manifest.layout_warnings(task_names),
+                            missing_reasons={name: f"the archive has no folder named {name!r}" for name in missing})
     try:
         with transaction.atomic():
             quota_check(system=system, hold=True)  # count and insert in one transaction, one team at a time

@@ -60,7 +60,8 @@ class ProgressTaskOutputSerializer(PayloadSerializer):
     language = serializers.ChoiceField(choices=Language.choices)
     status = serializers.ChoiceField(choices=TaskResult.Status.choices)
     phase = serializers.CharField(help_text="the engine's phase while running, `retry`, `done`; blank while pending")
-    outcome = serializers.CharField(help_text='the outcome of docs/scoring.md "Failure taxonomy"; blank until done')
+    outcome = serializers.CharField(help_text='the outcome of docs/scoring.md "Failure taxonomy"; blank until done, '
+                                              'but `missing` from the start for a task the archive has no folder for')
 
 
 class RunProgressOutputSerializer(PayloadSerializer):

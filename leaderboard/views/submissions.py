@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from core.report import report_csv
-from evaluation.selectors import run_latest, run_queue, submission_report
+from evaluation.selectors import known_outcome, run_latest, run_queue, submission_report
 from leaderboard.charts import failure_breakdown_figure
 from catalog.selectors import NotFound, split_get
 
@@ -94,6 +94,10 @@ def detail(request, pk: int):
     submission = _visible_or_404(request, pk)
     run = run_latest(submission=submission)
     results = list(run.results.select_related("task").order_by("task__name")) if run else []
+    missing = submission.missing_reasons or {}
+    for result in results:  # a task the archive lacks is `missing` from the start, not pending
+        result.known_outcome = known_outcome(result, missing)
+        result.known_detail = result.detail or missing.get(result.task.name, "")
     public_split = submission.split.visibility == "public"
     figure = failure_breakdown_figure(rows=[("all tasks", run.scores.overall["outcomes"])],
                                       title="Failure breakdown") if run and run.scores else None
