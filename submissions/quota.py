@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.utils import timezone
@@ -36,12 +37,16 @@ class QuotaStatus:
         return {"limit": self.limit, "used": self.used, "remaining": self.remaining,
                 "next_at": self.next_at.isoformat() if self.next_at else None}
 
-    def sentence(self) -> str:
-        """"N of M submissions left today, next one at HH:MM (UTC)" (the time only when none is left)."""
+    def sentence(self, *, now: datetime | None = None) -> str:
+        """"N of M submissions left today", and when none is left, when the next one is possible, in UTC and
+        relative to `now` (default: now): "…, next one today at 18:05 UTC", "…, next one tomorrow (2026-12-03) at
+        09:12 UTC" (a slot comes back within 24 hours, so never later; a later day would read "on 2026-12-05")."""
         text = f"{self.remaining} of {self.limit} submissions left today"
         if self.remaining == 0 and self.next_at:
-            local = timezone.localtime(self.next_at)
-            text += f", next one at {local:%H:%M} ({local.tzname()})"
+            at = self.next_at.astimezone(dt_timezone.utc)
+            days = (at.date() - (now or timezone.now()).astimezone(dt_timezone.utc).date()).days
+            day = "today" if days <= 0 else f"tomorrow ({at:%Y-%m-%d})" if days == 1 else f"on {at:%Y-%m-%d}"
+            text += f", next one {day} at {at:%H:%M} UTC"
         return text
 
 

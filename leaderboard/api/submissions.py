@@ -150,7 +150,9 @@ class QuotaOutputSerializer(PayloadSerializer):
     remaining = serializers.IntegerField()
     next_at = serializers.DateTimeField(allow_null=True, help_text="when the oldest counted submission leaves the "
                                                                    "24-hour window (a slot comes back)")
-    text = serializers.CharField(required=False, help_text='"N of M submissions left today, next one at HH:MM"')
+    text = serializers.CharField(required=False, help_text='"N of M submissions left today", with ", next one '
+                                                           'tomorrow (YYYY-MM-DD) at HH:MM UTC" (or today) when '
+                                                           'none is left')
 
 
 class QuotaListOutputSerializer(PayloadSerializer):
@@ -160,8 +162,8 @@ class QuotaListOutputSerializer(PayloadSerializer):
 
 
 class QuotaErrorOutputSerializer(PayloadSerializer):
-    """The body of a 429 for a used quota: the message ("... 0 of M submissions left today, next one at HH:MM")
-    and the team's quota."""
+    """The body of a 429 for a used quota: the message ("... 0 of M submissions left today, next one tomorrow
+    (YYYY-MM-DD) at HH:MM UTC") and the team's quota."""
 
     detail = serializers.CharField()
     quota = QuotaOutputSerializer()

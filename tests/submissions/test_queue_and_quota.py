@@ -1,6 +1,6 @@
 """Queue transparency (issue 13 "Lifecycle"): a queued submission's position and estimated start from recent task
-durations, on the status page and in the API; the team's quota as "N of M submissions left today, next one at
-HH:MM" on the submit page, in GET /api/v1/quota/ and in a 429's body."""
+durations, on the status page and in the API; the team's quota as "N of M submissions left today, next one tomorrow
+(YYYY-MM-DD) at HH:MM UTC" on the submit page, in GET /api/v1/quota/ and in a 429's body."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -100,7 +100,8 @@ def test_a_used_quota_answers_429_with_when_the_next_one_is_possible(team_api, d
     body = resp.json()
     next_at = first.created_at + timedelta(days=1)
     assert body["quota"] == {"limit": 2, "used": 2, "remaining": 0, "next_at": next_at.isoformat()}
-    assert f"0 of 2 submissions left today, next one at {next_at:%H:%M} (UTC)" in body["detail"]
+    assert f"0 of 2 submissions left today, next one tomorrow ({next_at:%Y-%m-%d}) at {next_at:%H:%M} UTC" \
+        in body["detail"]
 
 
 def test_the_submit_page_and_the_api_say_how_many_are_left(team_api, client, settings):
@@ -117,4 +118,4 @@ def test_the_submit_page_and_the_api_say_how_many_are_left(team_api, client, set
 
     submit(), submit()
     page = client.get("/submit/").content.decode()
-    assert "0 of 3 submissions left today, next one at" in page
+    assert "0 of 3 submissions left today, next one tomorrow (" in page

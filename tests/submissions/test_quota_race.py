@@ -59,6 +59,6 @@ def test_simultaneous_uploads_at_the_limit_accept_exactly_one(make_user, demo_zi
     assert statuses == [201] + [429] * (UPLOADERS - 1), answers
     for code, body in answers:
         if code == 429:
-            assert "0 of 3 submissions left today, next one at" in body["detail"]
+            assert "0 of 3 submissions left today, next one tomorrow (" in body["detail"]
             assert body["quota"]["used"] == 3 and body["quota"]["remaining"] == 0
     assert Submission.objects.filter(system=system).count() == 3
