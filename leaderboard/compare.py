@@ -7,7 +7,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from catalog.models import Split, System
-from catalog.selectors import NotFound, split_tasks
+from catalog.selectors import NotFound, split_tasks, system_by_ref
 from core.grading.metrics import paired_comparison
 from evaluation.models import EvaluationRun
 from leaderboard.selectors import LANGUAGE_VIEWS, latest_runs
@@ -22,12 +22,19 @@ def comparable_systems(*, split: Split) -> list[System]:
     return sorted((run.submission.system for run in latest_runs(split=split)), key=lambda s: s.name.lower())
 
 
-def _run_of(split: Split, name: str, runs: dict[str, EvaluationRun]) -> EvaluationRun:
-    if name in runs:
-        return runs[name]
-    if System.objects.filter(name=name).exists():
-        raise NotFound(f"system {name!r} has no finished public evaluation on {split.benchmark.name}/{split.name}")
-    raise NotFound(f"no system named {name!r}")
+def _system_of(ref: str) -> System:
+    """The system `ref` names: its id (ASCII digits) or its exact name (catalog.selectors.system_by_ref). Raises
+    NotFound."""
+    system = system_by_ref(ref)
+    if system is None:
+        raise NotFound(f"no system with id {ref}" if ref.isascii() and ref.isdigit() else f"no system named {ref!r}")
+    return system
+
+
+def _run_of(split: Split, system: System, runs: dict[int, EvaluationRun]) -> EvaluationRun:
+    if system.pk in runs:
+        return runs[system.pk]
+    raise NotFound(f"system {system.name!r} has no finished public evaluation on {split.benchmark.name}/{split.name}")
 
 
 def _side(run: EvaluationRun, language: str) -> dict[str, Any]:
@@ -47,7 +54,7 @@ def _cell(result, submission_id: int) -> dict[str, Any]:
 
 
 def system_compare(*, split: Split, a: str, b: str, language: str = "overall") -> dict[str, Any]:
-    """Systems `a` and `b` (by exact name) compared on their latest finished public runs on `split`, over the
+    """Systems `a` and `b` (each by id, ASCII digits, or by exact name: catalog.selectors.system_by_ref) compared on their latest finished public runs on `split`, over the
     tasks of one language view (`overall`, `python`, `java`).
 
     Returns {"benchmark", "version", "split", "language", "a": side, "b": side, "comparison":
@@ -59,14 +66,18 @@ def system_compare(*, split: Split, a: str, b: str, language: str = "overall") -
     "tests_total", "pass_at_1", "dsr", "solved", "submission"}. Fractions in [0, 1] (differences in [-1, 1]).
     A task without a result scores 0, as on the board; tasks with N = 0 are listed but not paired.
     Raises NotFound for an unknown view, an unknown system or one without a run on the split, and
-    ValidationError when `a` and `b` are the same system.
+    ValidationError when `a` and `b` are the same system (by name, by id, or one of each).
     """
     if language not in LANGUAGE_VIEWS:
         raise NotFound(f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}")
     if a == b:
         raise ValidationError("pick two different systems to compare")
-    runs = {run.submission.system.name: run for run in latest_runs(split=split)}
-    run_a, run_b = _run_of(split, a, runs), _run_of(split, b, runs)
+    system_a, system_b = _system_of(a), _system_of(b)
+    if system_a.pk == system_b.pk:
+        raise ValidationError(f"{a!r} and {b!r} are the same system ({system_a.name}): pick two different systems "
+                              "to compare")
+    runs = {run.submission.system_id: run for run in latest_runs(split=split)}
+    run_a, run_b = _run_of(split, system_a, runs), _run_of(split, system_b, runs)
     results_a = {r.task.name: r for r in run_a.results.all()}
     results_b = {r.task.name: r for r in run_b.results.all()}
     rows, paired_a, paired_b = [], [], []

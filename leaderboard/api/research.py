@@ -105,10 +105,10 @@ class CompareApi(APIView):
     permission_classes = [permissions.AllowAny]
 
     class InputSerializer(SplitQuerySerializer):
-        """?a=&b= (system names, exact) &language= &benchmark= &split=."""
+        """?a=&b= (system ids or exact names) &language= &benchmark= &split=."""
 
-        a = serializers.CharField(help_text="system A, by its exact name")
-        b = serializers.CharField(help_text="system B, by its exact name")
+        a = serializers.CharField(help_text="system A, by its id (digits) or its exact name")
+        b = serializers.CharField(help_text="system B, by its id (digits) or its exact name")
         language = serializers.ChoiceField(choices=LANGUAGE_VIEWS, default="overall", error_messages=LANGUAGE_ERRORS)
 
     @extend_schema(operation_id="compare_read", tags=["leaderboard"], parameters=[InputSerializer],
@@ -116,7 +116,7 @@ class CompareApi(APIView):
                               400: bad_request_response("a or b missing, the same system twice, unknown language"),
                               404: error_response("no such benchmark, split or system, or no run of it there")})
     def get(self, request):
-        """Systems A and B (by name) on their ranked submissions: per task both P/N, outcome and DSR; the paired
+        """Systems A and B (by id or name) on their ranked submissions: per task both P/N, outcome and DSR; the paired
         difference of Pass@1 with its 95% paired bootstrap interval (tasks resampled jointly, docs/scoring.md
         "Comparing two systems"); wins, ties and losses; the tasks where they differ most."""
         query = self.InputSerializer(data=request.query_params)

@@ -31,9 +31,9 @@ def _language(request, default: str = "overall") -> str:
 
 
 def compare(request):
-    """/compare/?a=&b=[&language=&benchmark=&split=]: two systems side by side per task, the paired difference
-    of Pass@1 with its 95% paired bootstrap interval, wins / ties / losses, where they differ most. Without both
-    names: the pickers. 404 for an unknown system, split or view; 400 when a and b are the same."""
+    """/compare/?a=&b=[&language=&benchmark=&split=]: two systems (each by id or exact name) side by side per task,
+    the paired difference of Pass@1 with its 95% paired bootstrap interval, wins / ties / losses, where they differ
+    most. Without both: the pickers. 404 for an unknown system, split or view; 400 when a and b are the same."""
     split = _split(request)
     language = _language(request)
     a, b = (request.GET.get("a") or "").strip(), (request.GET.get("b") or "").strip()
@@ -49,6 +49,7 @@ def compare(request):
             context["error"], status = " ".join(exc.messages), 400
     if context["data"]:
         context["rows"] = _with_bars(context["data"]["tasks"])
+        context["a"], context["b"] = context["data"]["a"]["system"], context["data"]["b"]["system"]  # the pickers
     return render(request, "leaderboard/compare.html", context, status=status)
 
 
