@@ -18,6 +18,7 @@ from urllib.parse import quote
 import httpx
 
 from .paths import Endpoint, fill_params, normalize_path
+from .probe_words import RESOURCE_NAMES
 
 #: Statuses meaning "no such route" (docs/scoring.md "API Coverage").
 NOT_FOUND_STATUSES = frozenset({404, 405, 501})
@@ -343,25 +344,24 @@ def _styled(word: str, like: str) -> str:
     return word.capitalize() if like[0].isupper() else word
 
 
-#: Words that name no resource: never look-alike segments.
-_STOPWORDS = frozenset(
-    "all and any are but can etc for had has her him his how its may not off our out per she the too two use via was "
-    "who why yet you about above after again against also because been before being below between both could does doing down during "
-    "each either else every from further have having here into itself just more most must neither only other over "
-    "same should shall some such than that their them then there these they this those through under until upon "
-    "very were what when where which while whom whose will with within without would your yours".split())
-
-
 def lookalike_vocabulary(text: str, endpoints: list[Endpoint]) -> tuple[str, ...]:
-    """Words for the probe's look-alike paths from a task's README `text`: lower-case words of 3 to 20 letters,
-    minus stop words, minus every word of a declared endpoint's path and of any path-like string (`/...`) in the
-    text (a route the README mentions but does not declare). Sorted, no duplicates; () for a text without words.
-    A service that knows the README's words but not its routes cannot tell the look-alikes from the endpoints
-    (docs/scoring.md "API Coverage")."""
-    split = lambda path: {w.lower() for w in re.findall(r"[A-Za-z]+", path)}  # noqa: E731
-    taken = set().union(*(split(e.path) for e in endpoints), *(split(p) for p in re.findall(r"/[^\s`'\")\]|]+", text)))
-    words = {w.lower() for w in re.findall(r"(?<![A-Za-z])[A-Za-z]{3,20}(?![A-Za-z])", text)}
-    return tuple(sorted(words - taken - _STOPWORDS))
+    """Words for the probe's look-alike paths: `probe_words.RESOURCE_NAMES` (resource names as web APIs use them)
+    minus every word of the task's README `text` and of the declared endpoints' paths, in singular and plural,
+    sorted. A look-alike then
+    reads like a route name to a service that knows no route, yet hardly ever names a route the service serves
+    without declaring it (docs/scoring.md "API Coverage")."""
+    taken = _word_forms(text + " " + " ".join(e.path for e in endpoints))
+    return tuple(sorted(RESOURCE_NAMES - taken))
+
+
+def _word_forms(text: str) -> set[str]:
+    """The lower-case words of `text` (camelCase split) with their simple singular and plural forms."""
+    forms = set()
+    for word in (w.lower() for w in _TOKENS.findall(text) if w.isalpha()):
+        forms |= {word, word + "s", word + "es", word[:-1] + "ies"}
+        if word.endswith("s"):
+            forms |= {word[:-1], word[:-2], word[:-3] + "y"}
+    return forms
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

@@ -288,15 +288,19 @@ See also `/api/stats` (optional). Errors are JSON objects with a message.
 """
 
 
-def test_the_lookalike_vocabulary_is_the_readmes_words_but_no_route_word():
+def test_the_lookalike_vocabulary_is_resource_names_the_readme_never_mentions():
+    from core.grading.probe_words import RESOURCE_NAMES
+
     endpoints = [E("GET", "/api/todos/{id}"), E("POST", "/api/userProfiles")]
 
-    words = lookalike_vocabulary(README, endpoints)
+    words = set(lookalike_vocabulary(README, endpoints))
 
-    assert {"title", "priority", "project", "archive", "message"} <= set(words)
-    assert not {"todos", "user", "profiles", "api", "stats"} & set(words)  # declared, or a path the README names
-    assert not {"the", "and", "with", "each"} & set(words)  # stop words name no resource
-    assert lookalike_vocabulary("", endpoints) == ()
+    assert len(words) > 300 and words <= RESOURCE_NAMES
+    # the README's words and the declared ones, singular or plural, camelCase split: a service may serve routes
+    # named after what its README talks about without declaring them
+    assert not {"todo", "todos", "item", "items", "project", "projects", "owner", "owners", "message", "messages",
+                "profile", "profiles", "stats"} & words
+    assert {"invoices", "tickets", "vehicles"} <= words
 
 
 def test_lookalikes_are_vocabulary_words_in_the_endpoints_own_style(serve):
@@ -317,9 +321,10 @@ def test_lookalikes_are_vocabulary_words_in_the_endpoints_own_style(serve):
 
 
 def test_a_service_answering_real_words_only_earns_nothing(serve):
-    """Red team round 10 (reasoned): look-alikes of random letters let a service that knows no route answer 200 to
-    any path whose last segment is a word (a dictionary, or the README's words) and 404 to the rest: every endpoint
-    counted. Look-alikes drawn from the README's own words answer alike, a catch-all: nothing is counted."""
+    """Red team round 10: look-alikes of random letters let a service that knows no route answer 200 to any path
+    whose last segment is a word (a dictionary, or a list of resource names) and 404 to the rest: every endpoint
+    counted (129 of 130 on 20 RepoGenesis tasks). Look-alikes that are resource names answer alike, a catch-all:
+    nothing is counted."""
     vocabulary = lookalike_vocabulary(README, [])
     dictionary = set(vocabulary) | {"todos", "profiles", "user", "tasks", "lists", "task"}
 
