@@ -1,6 +1,7 @@
 """Forged test reports end `tampered` (docs/scoring.md "The test phase": sentinel tests). Where the report comes from a
 process that runs submitted code, the submission can try to rewrite it; the platform's two sentinel tests (one must
-pass, one must be skipped, random names) catch it. Each attack runs on both backends.
+pass, one must be skipped, random names) catch it. Attacks on what a sandbox lets a process see or write run on
+both backends, attacks on the runner's rules on the local one (LOCAL_ONLY).
 
 Real sandbox, real pytest and Maven: marked slow (and docker).
 """
@@ -26,6 +27,12 @@ LIMITS = PhaseLimits(install=120, start=10, test_case=20, test_suite=120)
 @pytest.fixture(params=[pytest.param("local"), pytest.param("docker", marks=pytest.mark.docker)])
 def backend(request):
     return sandbox_backend() if request.param == "local" else request.getfixturevalue("docker_backend")
+
+
+#: For an attack on the runner's rules, which do not depend on the backend: the local backend only. Attacks on what
+#: the sandbox lets a process see or write (white-box report rewrites, hidden-test leaks, the Maven view, the black-box
+#: JVM's class path) run on both backends; the sandboxes themselves are tested in tests/hostile on both.
+LOCAL_ONLY = pytest.mark.parametrize("backend", ["local"], indirect=True)
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
@@ -177,10 +184,12 @@ def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, bac
                                               "tests.test_calc::test_sub"}  # the sentinels are not counted
 
 
-@pytest.mark.parametrize("attack", [REWRITE_IN_PLACE, REWRITE_FRESH, FLIP_KNOWN_NAMES, SKIP_KNOWN_BODIES,
-                                    PATCH_REPORT_INIT, FLIP_LATE, PATCH_CLIENT],
-                         ids=["rewrite-in-place", "rewrite-fresh", "flip-known-names", "skip-known-bodies",
-                              "patch-report-init", "flip-late", "patch-client"])
+@pytest.mark.parametrize(("backend", "attack"), [
+    ("local", REWRITE_IN_PLACE), pytest.param("docker", REWRITE_IN_PLACE, marks=pytest.mark.docker),
+    ("local", REWRITE_FRESH), ("local", FLIP_KNOWN_NAMES), ("local", SKIP_KNOWN_BODIES), ("local", PATCH_REPORT_INIT),
+    ("local", FLIP_LATE), ("local", PATCH_CLIENT)],
+    ids=["local-rewrite-in-place", "docker-rewrite-in-place", "rewrite-fresh", "flip-known-names",
+         "skip-known-bodies", "patch-report-init", "flip-late", "patch-client"], indirect=["backend"])
 def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
     result = _white_box(tmp_path, backend, attack=attack)
 
@@ -203,6 +212,7 @@ def _pom(repo: Path, old: str, new: str) -> None:
     (repo / "pom.xml").write_text(text.replace(old, new, 1))
 
 
+@LOCAL_ONLY
 def test_a_pom_pointing_the_test_sources_at_its_own_tests_is_tampered(inventory, backend):
     task, repo = inventory
     _pom(repo, "<build>", "<build><testSourceDirectory>src/own-tests/java</testSourceDirectory>")
@@ -231,6 +241,7 @@ POISON_REPOSITORY = f"""<plugins><plugin><groupId>org.codehaus.mojo</groupId><ar
       <argument>{POISON_SCRIPT}</argument></arguments></configuration></execution></executions></plugin>"""
 
 
+@LOCAL_ONLY
 def test_test_machinery_broken_in_the_builds_maven_repository_never_reaches_the_test_run(inventory, backend):
     task, repo = inventory
     _pom(repo, "<plugins>", POISON_REPOSITORY)
@@ -296,6 +307,7 @@ def _plant_skip_bodies(repo: Path) -> None:
     write_tree(repo, SKIP_BODIES)
 
 
+@LOCAL_ONLY
 def test_a_junit_extension_planted_in_main_resources_never_runs_around_the_hidden_tests(inventory, backend):
     task, repo = inventory
     _plant_skip_bodies(repo)
@@ -309,6 +321,7 @@ def test_a_junit_extension_planted_in_main_resources_never_runs_around_the_hidde
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
+@LOCAL_ONLY
 def test_a_junit_extension_forced_on_by_the_pom_is_tampered(inventory, backend):
     task, repo = inventory
     _plant_skip_bodies(repo)
@@ -393,6 +406,7 @@ def _junit_in_main_scope(repo: Path) -> None:
          "<artifactId>junit-jupiter</artifactId>\n      <version>${junit.version}</version>")
 
 
+@LOCAL_ONLY
 def test_surefire_includes_that_run_the_submissions_own_tests_instead_are_tampered(inventory, backend):
     """A service that implements nothing; its pom runs only tests of its own (15 empty ones, copied next to the
     hidden test classes) and the sentinels: the report holds classes the hidden suite does not have."""
@@ -417,6 +431,7 @@ def test_surefire_includes_that_run_the_submissions_own_tests_instead_are_tamper
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
 
 
+@LOCAL_ONLY
 def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_forges_nothing(inventory, backend):
     """JUnit ranks surefire's configurationParameters above the platform's system property, so the pom turns
     extension autodetection back on; the extension's service entry is gone from the runner's copy, and a
@@ -444,6 +459,7 @@ def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_f
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail  # configurationParameters
 
 
+@LOCAL_ONLY
 def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_never_served(inventory, backend):
     task, repo = inventory
     _pom(repo, "<build>", "<build><testOutputDirectory>${project.build.directory}/tc</testOutputDirectory>")
@@ -459,6 +475,7 @@ def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_ne
     assert "LEAK" not in result.logs.get("start", "")
 
 
+@LOCAL_ONLY
 def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inventory, backend):
     """.mvn/jvm.config would put a Java agent into the Maven process of the test run (red-team round 4): the
     runner's copy has no .mvn, so an agent that does not even exist changes nothing."""
@@ -477,6 +494,7 @@ def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inve
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
+@LOCAL_ONLY
 @pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "processor-path-of-its-own",
                                     "javac-of-its-own", "test-resources-from-outside", "processor-by-name"])
 def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tampered(inventory, backend, attack):
@@ -548,6 +566,7 @@ public class Engine implements TestEngine {
 """
 
 
+@LOCAL_ONLY
 def test_a_test_engine_of_the_submissions_behind_a_symlinked_services_folder_reports_nothing(inventory, backend):
     """Red team round 5, E1: the JVM follows a symlinked META-INF/services that the tree checks do not; the runner's
     copy has no links, and surefire runs the Jupiter engine alone. Against a service that serves nothing the hidden
@@ -590,6 +609,7 @@ def test_the_build_and_the_service_never_see_the_hidden_tests(inventory, backend
     assert "InventoryApiTest" not in shown and "assertEquals" not in shown
 
 
+@LOCAL_ONLY
 def test_test_resources_written_over_the_hidden_sources_never_reach_the_compiler(inventory, backend):
     """Red team round 6: a testResource whose targetPath is the hidden test's source folder, carrying a class of the
     hidden test's name with 15 empty tests. The runner copies the benchmark's test resources itself (no resources
@@ -660,6 +680,7 @@ def test_no_code_or_resource_of_the_submission_reaches_a_black_box_suites_jvm(in
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
 
 
+@LOCAL_ONLY
 def test_a_sparse_file_left_by_the_build_is_a_build_failure_not_a_crash(inventory, backend):
     """Red team round 8: two 1.9 GB sparse files cost no disk in the build, but the runner's copy wrote them out in
     full, filled the task's folder and crashed the evaluation (a worker would send the task again forever)."""
