@@ -211,13 +211,17 @@ class System(models.Model):
 
     def clean(self) -> None:
         """Refuse names the board could not tell apart (catalog.names): invisible or control characters, only
-        digits, or a name that looks like another system's; an agent framework, base model or description holding
-        an invisible or control character (a bidi override would reorder the board's text), and a description over
+        digits, or a name that looks like another system's; a new name holding "/" (the API addresses a system by
+        name: catalog.names.system_name_problem); an agent framework, base model or description holding an
+        invisible or control character (a bidi override would reorder the board's text), and a description over
         DESCRIPTION_MAX_LENGTH characters. A text stored before these rules and not changed is kept as it is.
         Raises ValidationError({field: message}) naming every refused field."""
         super().clean()
         errors = {}
-        problem = names.name_problem(self.name or "")
+        stored = (System.objects.filter(pk=self.pk).values("name", *self.SHOWN_TEXTS).first()
+                  if self.pk else None) or {}
+        renamed = stored.get("name") != self.name
+        problem = (names.system_name_problem if renamed else names.name_problem)(self.name or "")
         if problem is None:
             twin = System.objects.filter(name_skeleton=names.name_skeleton(self.name)).exclude(pk=self.pk).first()
             if twin is not None:
@@ -226,7 +230,6 @@ class System(models.Model):
                            "letters or spacing.")
         if problem:
             errors["name"] = problem
-        stored = (System.objects.filter(pk=self.pk).values(*self.SHOWN_TEXTS).first() if self.pk else None) or {}
         for field, what in self.SHOWN_TEXTS.items():
             value = getattr(self, field) or ""
             if field in stored and stored[field] == value:

@@ -7,7 +7,8 @@ right-to-left override) would let one team impersonate another on the leaderboar
 their *skeleton*, in the spirit of Unicode Technical Standard #39 "Confusable Detection": NFKC, case folding, every character replaced by its ASCII prototype where it has one (see
 `_representatives`; data of the confusable-homoglyphs package, from Unicode's confusables.txt), spaces collapsed.
 Invisible and direction-control characters are refused outright, and so are names made only of digits (a numeric
-reference means a system's id: catalog.selectors.system_by_ref).
+reference means a system's id: catalog.selectors.system_by_ref) and, in a system's name, "/" (the name is a path
+segment of the system's API address, /api/v1/systems/<name>/, which a "/" would split: `system_name_problem`).
 
 The same invisible characters are refused in every other text a system shows on the board (agent framework, base
 model, description: `text_problem`): a right-to-left override in a base model would reorder the rest of its row.
@@ -93,6 +94,16 @@ def name_problem(name: str) -> str | None:
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
     return None
+
+
+def system_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a system's name (a sentence saying what to change), or None when it can: `name_problem`,
+    and no "/" (see the module docstring)."""
+    problem = name_problem(name)
+    if problem is None and "/" in name:
+        problem = ('A system name cannot hold "/": the name is part of the system\'s address in the API '
+                   '(/api/v1/systems/<name>/), which a "/" would split. Use "-", "·" or a space instead.')
+    return problem
 
 
 def name_skeleton(name: str) -> str:
