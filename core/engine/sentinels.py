@@ -6,9 +6,9 @@ random names to every run: one that must pass and one that must be skipped (in J
 in pytest runs a second must-skip as the very last item). In pytest runs each skip is also a check: the sentinel
 passes instead when, since the session started, a function or class of pytest's or pluggy's verdict machinery (or a
 method of such a class) was replaced, or one of the HTTP test clients a white-box suite calls the application with
-(Starlette's/FastAPI's TestClient, httpx, requests, Werkzeug's and Flask's) or unittest's assertions changed since
-the plugin was imported (before any conftest), or a plugin from outside the suite and the runner's own packages was
-registered; the first catches what the import of a white-box suite's submission modules did, the last what its code
+(Starlette's/FastAPI's TestClient, httpx, requests, Werkzeug's and Flask's), unittest's assertions or the plugin's
+own functions changed since the plugin was imported (before any conftest), or a collected test function's code was
+swapped, or a plugin from outside the suite and the runner's own packages was registered; the first catches what the import of a white-box suite's submission modules did, the last what its code
 did while the tests ran. A report where a sentinel is missing or has another verdict was forged (an exit hook
 rewriting the JUnit file, a planted JUnit extension skipping test bodies, a hook flipping the known test names): the
 task ends `tampered`, scores 0 and is flagged. A skip is the negative sentinel because it counts toward no
@@ -99,10 +99,19 @@ _MODULES = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.skip
 #: The clients white-box suites call the application with, and unittest's assertions: replaced by the application's
 #: code (red team round 10: `TestClient.request` returning an object equal to anything gave 20/20 for no code), the
 #: run's verdicts are not the suite's. Taken when this plugin is imported (`-p`), before any conftest or test
-#: module imports the submission.
+#: module imports the submission. This plugin's own module is held to the same rule (red team round 11: its check
+#: was replaced through sys.modules).
 _CLIENTS = ("starlette.testclient", "httpx", "requests.sessions", "requests.models", "requests.api", "werkzeug.test",
-            "flask.testing", "unittest.case")
+            "flask.testing", "unittest.case", __name__)
 _START = {{}}
+#: Test functions whose body changed while the suite ran (red team round 11: the application's start-up swapped the
+#: code of every test function for a no-op).
+_TAINTED = []
+
+
+def _code_id(value):
+    value = getattr(value, "__func__", value)
+    return id(getattr(value, "__code__", None))
 
 
 def _snapshot(modules=_MODULES):
@@ -114,24 +123,29 @@ def _snapshot(modules=_MODULES):
             continue
         for key, value in sorted(vars(module).items()):
             if callable(value):
-                state.append((name, key, id(value)))
+                state.append((name, key, id(value), _code_id(value)))
             if isinstance(value, type) and value.__module__ == name:
-                state += [(name, key, attr, id(member)) for attr, member in sorted(vars(value).items())
+                state += [(name, key, attr, id(member), _code_id(member)) for attr, member in sorted(vars(value).items())
                           if callable(member) or isinstance(member, (staticmethod, classmethod, property))]
     return state
 
 
-_START["clients"] = _snapshot(_CLIENTS)
+def _body(item):
+    function = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+    code = getattr(function, "__code__", None)
+    return None if code is None else (id(function), id(code))
 
 
-def _intact(config):
-    # pytest's verdict machinery as it was at start-up, the clients as before the suite started, and no plugin
-    # since but the suite's own conftest files
-    if _snapshot() != _START["functions"] or _snapshot(_CLIENTS) != _START["clients"]:
+def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body=_body):
+    # pytest's verdict machinery as it was at start-up, the clients and this plugin as before the suite started,
+    # every test body as collected, and no plugin since but the suite's own conftest files
+    if _tainted or _snapshot() != _start["functions"] or _snapshot(_CLIENTS) != _start["clients"]:
+        return False
+    if any(_body(item) != body for item, body in _start["bodies"]):
         return False
     trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
     for plugin in config.pluginmanager.get_plugins():
-        if id(plugin) in _START["plugins"]:
+        if id(plugin) in _start["plugins"]:
             continue
         module = sys.modules.get(getattr(plugin, "__module__", None) or getattr(plugin, "__name__", ""))
         where = getattr(plugin, "__file__", None) or getattr(module, "__file__", None) or ""
@@ -141,7 +155,7 @@ def _intact(config):
 
 
 class _Sentinel(pytest.Item):
-    def runtest(self):
+    def runtest(self, _intact=_intact):
         if self.name in ({must_skip!r}, {must_skip_last!r}) and _intact(self.config):
             pytest.skip("sentinel")
 
@@ -157,9 +171,21 @@ def pytest_sessionstart(session):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
+    _START["bodies"] = [(item, _body(item)) for item in items if _body(item) is not None]
     items[0:0] = [_Sentinel.from_parent(session, name={must_pass!r}),
                   _Sentinel.from_parent(session, name={must_skip!r})]
     items.append(_Sentinel.from_parent(session, name={must_skip_last!r}))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item, _start=_START, _tainted=_TAINTED, _body=_body):
+    # the body about to run is the one collected (a swap undone before the last sentinel is still seen)
+    if any(item is known and _body(item) != body for known, body in _start.get("bodies", ())):
+        _tainted.append(item.nodeid)
+    yield
+
+
+_START["clients"] = _snapshot(_CLIENTS)  # last: this module's own functions are all defined by now
 '''
 
 _JAVA_CLASS = '''// Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).

@@ -12,6 +12,8 @@ import shutil
 import stat
 from pathlib import Path
 
+from core.grading.untrusted_files import is_regular, read_regular  # noqa: F401 - also this module's API
+
 
 def copy_tree(source: Path, target: Path, *, links: bool = True, only_named: str | None = None) -> None:
     """Copy `source` to `target` keeping symlinks as links (never followed; `links=False` leaves them out) and
@@ -28,34 +30,6 @@ def copy_tree(source: Path, target: Path, *, links: bool = True, only_named: str
         return skipped
 
     shutil.copytree(source, target, symlinks=True, ignore=special)
-
-
-def read_regular(path: Path, limit: int | None = None) -> bytes | None:
-    """The first `limit` bytes (None: all) of `path` when it is a regular file reached without a link in its last
-    component, else None (a symlink, FIFO, socket or device node; missing or unreadable). Never blocks on a FIFO
-    and never reads past `limit`: red team round 10 replaced start.sh with a FIFO (the worker hung opening it) and
-    with a link to /dev/zero (it read until out of memory) or to a root-only host file (a one-bit oracle)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read() if limit is None else handle.read(limit)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def is_regular(path: Path) -> bool:
-    """True when `path` itself (not a link's target) is a regular file."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def apparent_size(root: Path) -> int:

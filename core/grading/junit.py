@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .untrusted_files import read_regular
+
 #: Reports larger than this are refused (a runner that ran submitted code could write anything).
 MAX_REPORT_BYTES = 64 * 1024 * 1024
 
@@ -75,7 +77,9 @@ def parse_junit(paths: list[Path]) -> JUnitResult:
     `<skipped>` -> skipped (pytest writes xfail as `<skipped type="pytest.xfail">`), else passed. Surefire's
     `<flakyFailure>`/`<flakyError>` (a rerun that finally passed) leave the case passed; `<rerunFailure>` comes with
     `<failure>`. A report with no test case is valid (total 0).
-    Raises JUnitError for an empty `paths` list and for any file that is missing, empty, larger than
+    Each file is read without following a link in its last component and only when it is a regular file
+    (untrusted_files.read_regular: the process under test may have left a link or a FIFO in its place).
+    Raises JUnitError for an empty `paths` list and for any file that is missing, not a regular file, empty, larger than
     `MAX_REPORT_BYTES`, has a DOCTYPE/entity declaration, is not well-formed, or has another root element.
     """
     if not paths:
@@ -88,13 +92,13 @@ def parse_junit(paths: list[Path]) -> JUnitResult:
 
 def _parse_file(path: Path) -> list[TestCase]:
     name = path.name
-    try:
-        size = path.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise JUnitError(f"{name}: report larger than {MAX_REPORT_BYTES} bytes")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise JUnitError(f"{name}: cannot read report ({exc.strerror or type(exc).__name__})") from None
+    if not path.exists() and not path.is_symlink():
+        raise JUnitError(f"{name}: cannot read report (No such file or directory)")
+    data = read_regular(path, MAX_REPORT_BYTES + 1)  # never a link, FIFO or device (red team round 11)
+    if data is None:
+        raise JUnitError(f"{name}: cannot read report (not a regular file, or unreadable)")
+    if len(data) > MAX_REPORT_BYTES:
+        raise JUnitError(f"{name}: report larger than {MAX_REPORT_BYTES} bytes")
     if not data.strip():
         raise JUnitError(f"{name}: empty report")
     if _has_doctype(data):

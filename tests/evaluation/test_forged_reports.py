@@ -164,6 +164,27 @@ except ImportError:
     pass
 unittest.TestCase.assertEqual = lambda self, *a, **k: None
 """
+#: The sentinel plugin's own check replaced through sys.modules, then the reports flipped (red team round 11).
+DISARM_PLUGIN = """
+for _module in list(sys.modules.values()):
+    if hasattr(_module, "_Sentinel") and hasattr(_module, "_intact"):
+        _module._intact = lambda config: True
+""" + PATCH_REPORT_INIT
+#: The code of the suite's test functions swapped for a no-op by the first call into the submission (red team round
+#: 11: Blog's application did it in its lifespan, after collection and before any test body ran).
+BLANK_TEST_BODIES = """
+import gc
+
+def _noop(*args, **kwargs):
+    return None
+
+_real_add = add
+def add(a, b):
+    for obj in gc.get_objects():
+        if type(obj).__name__ == "function" and obj.__name__.startswith("test_") and obj.__name__ != "test_add":
+            obj.__code__ = _noop.__code__
+    return _real_add(a, b)
+"""
 SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(os.environ['PORT'])), " \
           "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
 
@@ -187,9 +208,10 @@ def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, bac
 @pytest.mark.parametrize(("backend", "attack"), [
     ("local", REWRITE_IN_PLACE), pytest.param("docker", REWRITE_IN_PLACE, marks=pytest.mark.docker),
     ("local", REWRITE_FRESH), ("local", FLIP_KNOWN_NAMES), ("local", SKIP_KNOWN_BODIES), ("local", PATCH_REPORT_INIT),
-    ("local", FLIP_LATE), ("local", PATCH_CLIENT)],
+    ("local", FLIP_LATE), ("local", PATCH_CLIENT), ("local", DISARM_PLUGIN), ("local", BLANK_TEST_BODIES)],
     ids=["local-rewrite-in-place", "docker-rewrite-in-place", "rewrite-fresh", "flip-known-names",
-         "skip-known-bodies", "patch-report-init", "flip-late", "patch-client"], indirect=["backend"])
+         "skip-known-bodies", "patch-report-init", "flip-late", "patch-client", "disarm-plugin", "blank-test-bodies"],
+    indirect=["backend"])
 def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
     result = _white_box(tmp_path, backend, attack=attack)
 

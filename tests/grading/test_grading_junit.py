@@ -260,3 +260,22 @@ def test_the_size_limit_is_inclusive_and_the_errors_name_the_problem(tmp_path, m
         parse_junit([tmp_path / "missing.xml"])
     with pytest.raises(JUnitError, match="^no report file$"):
         parse_junit([])
+
+
+@pytest.mark.timeout(20)
+def test_a_report_that_is_a_fifo_or_a_link_is_refused_without_being_read(tmp_path):
+    """Red team round 11: a FIFO named TEST-*.xml among surefire's reports hung the worker opening it as root, and a
+    link would have been followed to a host file."""
+    import os
+
+    fifo = tmp_path / "TEST-zz.Fifo.xml"
+    os.mkfifo(fifo)
+    secret = tmp_path / "secret.xml"
+    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
+    link = tmp_path / "TEST-zz.Link.xml"
+    link.symlink_to(secret)
+
+    for path in (fifo, link):
+        with pytest.raises(JUnitError, match="not a regular file"):
+            parse_junit([path])
+    assert parse_junit([secret]).total == 1
