@@ -374,7 +374,7 @@ class TaskRun:
                 result, reports = self._test_python(sb)
         finally:
             self.durations["test"] = round(time.monotonic() - started, 3)
-        tampered = self._read_reports(reports)
+        tampered = self._read_reports(reports, console=result.output if self.spec.language == "java" else None)
         if tampered:
             self.passed = 0
             raise _Stop("tampered", tampered)
@@ -384,8 +384,9 @@ class TaskRun:
             return
         raise _Stop("tests_failed", f"{self.passed} of {self.total} hidden tests passed")
 
-    def _read_reports(self, reports: list[Path]) -> str | None:
-        """Count the report's cases (the sentinels removed); returns why the report is not to be trusted, or None."""
+    def _read_reports(self, reports: list[Path], console: str | None = None) -> str | None:
+        """Count the report's cases (the sentinels removed); returns why the report is not to be trusted, or None.
+        `console`: Maven's output of a Java test run, whose surefire summaries the reports must agree with."""
         odd = next((p.name for p in reports if not untrusted_tree.is_regular(p)), None)
         if odd:  # red team round 11: a FIFO among surefire's reports hung the worker reading it
             return (f"the test reports hold {odd}, which is not a regular file (a link, FIFO or device): code of the "
@@ -397,7 +398,9 @@ class TaskRun:
         if junit is None:
             return None
         java = self.spec.language == "java"
+        disagreement = surefire_disagreement(console, junit) if console is not None else None
         junit, tampered = self.sentinels.verdict(junit, java=java, expected=self.spec.tests_total)
+        tampered = tampered or disagreement
         foreign = sorted({c.classname for c in junit.cases
                           if java and c.classname.split("$", 1)[0] not in self.java_classes})
         if foreign and not tampered:  # cases the hidden suite does not have: the run selected other tests
@@ -555,6 +558,41 @@ def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBack
     """
     return TaskRun(spec=spec, repo_src=repo_src, backend=backend, work_root=work_root, toolchain=toolchain,
                    on_phase=on_phase, harvest_maven=harvest_maven).execute()
+
+
+#: Surefire's console summary of one test class ("Tests run: 15, Failures: 2, Errors: 0, Skipped: 0, Time elapsed:
+#: 1.2 s <<< FAILURE! -- in com.x.YTest"; " - in" before surefire 3) and of the whole run (the last such line
+#: without a class).
+_SUREFIRE_CLASS = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: "
+                             r"[^\n]*?-+ in ([\w.$]+)")
+_SUREFIRE_TOTAL = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$", re.M)
+
+
+def surefire_disagreement(console: str, junit) -> str | None:
+    """Why the JUnit reports (`junit`, a core.grading.junit.JUnitResult, sentinels included) say fewer failures,
+    errors or skips than surefire printed to Maven's console (`console`), or None. The console is written by Maven
+    itself: a process the test JVM started can rewrite the report files while the run goes on (red team round 11: a
+    watcher spared the sentinel class's file and stripped every failure from the hidden class's, 15/15 for a
+    service with no route), and can add lines to the console by printing from the tests, but cannot take Maven's own
+    lines back. So any summary line of a class, and the run's last summary, may not report more cases that did not
+    pass than the reports hold. Classes whose lines were dropped from a capped console are not compared."""
+    from collections import Counter
+
+    from core.grading.junit import Status
+
+    failing = Counter(c.classname for c in junit.cases if c.status is not Status.PASSED)
+    for match in _SUREFIRE_CLASS.finditer(console):
+        not_passed = sum(int(match.group(k)) for k in (2, 3, 4))
+        if not_passed > failing.get(match.group(5), 0):
+            return (f"surefire printed {not_passed} cases of {match.group(5)} that did not pass, its report holds "
+                    f"{failing.get(match.group(5), 0)}: the report was altered during the run")
+    totals = _SUREFIRE_TOTAL.findall(console)
+    if totals:
+        not_passed = sum(int(n) for n in totals[-1][1:])
+        if not_passed > sum(failing.values()):
+            return (f"surefire printed {not_passed} cases that did not pass, the reports hold "
+                    f"{sum(failing.values())}: the reports were altered during the run")
+    return None
 
 
 def hidden_java_classes(tests: Path) -> frozenset[str]:

@@ -417,3 +417,43 @@ def test_fifos_in_the_built_tree_do_not_block_the_test_run_check(tmp_path):
     os.mkfifo(tmp_path / "data.bin")
 
     assert test_run_tampering(tmp_path, keep_below="src/test") is None
+
+
+def _report(tmp_path, cases: str):
+    from core.grading.junit import parse_junit
+
+    path = tmp_path / "TEST-x.xml"
+    path.write_text(f"<testsuite>{cases}</testsuite>")
+    return parse_junit([path])
+
+
+SUREFIRE_CONSOLE = """[INFO] Running com.example.ApiTest
+[ERROR] Tests run: 3, Failures: 2, Errors: 0, Skipped: 0, Time elapsed: 1.2 s <<< FAILURE! -- in com.example.ApiTest
+[INFO] Tests run: 3, Failures: 1, Errors: 0, Skipped: 1, Time elapsed: 0.1 s - in RgSentinelTest
+[INFO] Results:
+[ERROR] Tests run: 6, Failures: 3, Errors: 0, Skipped: 1
+"""
+
+
+def test_reports_saying_fewer_failures_than_surefire_printed_are_tampered(tmp_path):
+    """Red team round 11: a process the in-process application started rewrote the hidden class's report file while
+    the run went on (every failure stripped, the sentinel class's file spared): 15/15 for a service with no route.
+    Maven's console, which that process can add to but not take back, is the cross-check."""
+    from core.engine.runner import surefire_disagreement
+
+    sentinel = ('<testcase classname="RgSentinelTest" name="a"/><testcase classname="RgSentinelTest" name="b">'
+                '<skipped/></testcase><testcase classname="RgSentinelTest" name="c"><failure/></testcase>')
+    honest = _report(tmp_path, sentinel + '<testcase classname="com.example.ApiTest" name="t1"/>'
+                     '<testcase classname="com.example.ApiTest" name="t2"><failure/></testcase>'
+                     '<testcase classname="com.example.ApiTest" name="t3"><failure/></testcase>')
+    forged = _report(tmp_path, sentinel + "".join(f'<testcase classname="com.example.ApiTest" name="t{k}"/>'
+                                                  for k in (1, 2, 3)))
+
+    assert surefire_disagreement(SUREFIRE_CONSOLE, honest) is None
+    assert "com.example.ApiTest" in surefire_disagreement(SUREFIRE_CONSOLE, forged)
+    # the class lines dropped from a capped console: the run's last summary still tells
+    assert "reports were altered" in surefire_disagreement(SUREFIRE_CONSOLE.split("[INFO] Results:")[1], forged)
+    # lines the tests printed themselves add nothing: the worst line of a class counts
+    printed = "Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s -- in com.example.ApiTest\n"
+    assert surefire_disagreement(printed + SUREFIRE_CONSOLE, forged) is not None
+    assert surefire_disagreement("", forged) is None  # nothing to compare with
