@@ -419,7 +419,7 @@ def test_fifos_in_the_built_tree_do_not_block_the_test_run_check(tmp_path):
     assert test_run_tampering(tmp_path, keep_below="src/test") is None
 
 
-def _report(tmp_path, cases: str):
+def _junit_of(tmp_path, cases: str):
     from core.grading.junit import parse_junit
 
     path = tmp_path / "TEST-x.xml"
@@ -443,10 +443,10 @@ def test_reports_saying_fewer_failures_than_surefire_printed_are_tampered(tmp_pa
 
     sentinel = ('<testcase classname="RgSentinelTest" name="a"/><testcase classname="RgSentinelTest" name="b">'
                 '<skipped/></testcase><testcase classname="RgSentinelTest" name="c"><failure/></testcase>')
-    honest = _report(tmp_path, sentinel + '<testcase classname="com.example.ApiTest" name="t1"/>'
+    honest = _junit_of(tmp_path, sentinel + '<testcase classname="com.example.ApiTest" name="t1"/>'
                      '<testcase classname="com.example.ApiTest" name="t2"><failure/></testcase>'
                      '<testcase classname="com.example.ApiTest" name="t3"><failure/></testcase>')
-    forged = _report(tmp_path, sentinel + "".join(f'<testcase classname="com.example.ApiTest" name="t{k}"/>'
+    forged = _junit_of(tmp_path, sentinel + "".join(f'<testcase classname="com.example.ApiTest" name="t{k}"/>'
                                                   for k in (1, 2, 3)))
 
     assert surefire_disagreement(SUREFIRE_CONSOLE, honest) is None
