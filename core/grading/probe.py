@@ -252,8 +252,10 @@ def _lookalike_paths(concretes: list[str], vocabulary: tuple[str, ...]) -> dict[
     round 10: a path requested for two methods, or a word met again as another path's parent, marked the real
     routes). A literal segment is replaced where it ends an endpoint's path up to that endpoint's last literal
     segment (`/api/todos` for `/api/todos/1`): every path's last literal segment, and a parent segment that names
-    an endpoint of its own (`todos` in `/api/todos/1/tags` when `/api/todos` is declared too); other segments (a
-    shared `/api`) are kept, so look-alikes reach the same router. Each distinct segment gets UNKNOWN_PATHS alternatives (`_lookalike_segment`),
+    an endpoint of its own (`todos` in `/api/todos/1/tags` when `/api/todos` is declared too); a word replaced
+    somewhere is replaced wherever it stands; other segments (a shared `/api`) are kept, so look-alikes reach the
+    same router. A path with no literal segment (`/`, `/{id}`) cannot be disguised: its look-alikes have a word in
+    front. Each distinct segment gets UNKNOWN_PATHS alternatives (`_lookalike_segment`),
     and each path's look-alikes take each alternative of each of its replaced segments once, paired at random
     per path. So a path requested for several methods has the same look-alikes for each, and a word's
     alternatives stand wherever the word stands, as often as the word. Parameters, depth and trailing slash are kept; a path without literal segment
@@ -282,8 +284,12 @@ def _lookalike_paths(concretes: list[str], vocabulary: tuple[str, ...]) -> dict[
         return alternatives[segment]
 
     result = {}
+    #: a word replaced somewhere is replaced everywhere (red team round 11: `users` kept in the look-alikes of
+    #: `/api/admin/users/1/ban` marked `/api/users/1` as real)
+    replaced_words = {segs[k] for c, segs in split.items() for k in places[c]
+                      if "/".join(segs[:k + 1]) in endpoint_prefixes}
     for concrete, segs in split.items():
-        replaced = [k for k in places[concrete] if "/".join(segs[:k + 1]) in endpoint_prefixes]
+        replaced = [k for k in places[concrete] if segs[k] in replaced_words]
         order = {k: _RANDOM.sample(range(UNKNOWN_PATHS), UNKNOWN_PATHS) for k in replaced}
         paths = []
         for i in range(UNKNOWN_PATHS):

@@ -378,14 +378,16 @@ def test_lookalike_words_come_as_often_as_the_words_they_stand_for():
 
     from core.grading.probe import _lookalike_paths
 
-    concretes = ["/api/todos", "/api/todos/1", "/api/todos/1/tags", "/api/users/me", "/health"]
+    concretes = ["/api/todos", "/api/todos/1", "/api/todos/1/tags", "/api/users/me", "/health", "/api/admin/todos/1/ban"]
     lookalikes = _lookalike_paths(concretes, lookalike_vocabulary(README, []))
+    # a word replaced somewhere is replaced wherever it stands (red team round 11: `/api/admin/users/1/ban`)
+    assert not any("todos" in path for c in concretes for path, *_ in lookalikes[c])
 
     requested = concretes + [path for c in concretes for path, *_ in lookalikes[c]]
     words = Counter(seg for path in requested for seg in path.split("/") if seg and seg != "1")
-    assert words["api"] == 4 * 4  # kept: four /api paths, each requested with its three look-alikes
+    assert words["api"] == 5 * 4  # kept: five /api paths, each requested with its three look-alikes
     for word in ("todos", "tags", "me", "health"):
-        alternatives = {path.split("/")[2] if word == "todos" else path.rstrip("/").split("/")[-1]
+        alternatives = {path.split("/")[c.split("/").index(word)]
                         for c in concretes if word in c.split("/") for path, *_ in lookalikes[c]}
         assert len(alternatives) == UNKNOWN_PATHS and word not in alternatives, (word, alternatives)
         assert {words[a] for a in alternatives} == {words[word]}, (word, words)
