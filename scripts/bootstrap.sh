@@ -8,7 +8,8 @@ WITH_BROWSER="${WITH_BROWSER:-0}"
 need=()
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v ip >/dev/null || need+=(iproute2)
-ldconfig -p 2>/dev/null | grep -q "libseccomp.so.2" || need+=(libseccomp2)  # the sandbox's seccomp filter (pyseccomp)
+# (grep reads all of ldconfig's list: `grep -q` stops early, ldconfig dies of SIGPIPE and pipefail says "missing")
+ldconfig -p 2>/dev/null | grep "libseccomp.so.2" >/dev/null || need+=(libseccomp2)  # the sandbox's seccomp filter (pyseccomp)
 [ -x /usr/bin/python3 ] || need+=(python3 python3-venv)
 if [ "$WITH_BROWSER" = 1 ]; then command -v chromium >/dev/null || need+=(chromium); fi
 if [ "${WITH_DOCKER:-0}" = 1 ]; then command -v dockerd >/dev/null || need+=(docker.io); fi
