@@ -54,6 +54,19 @@ def make_user(db):
 
 
 @pytest.fixture
+def signed_in(make_user, client):
+    """signed_in(name) -> (User, the API token's header): make_user(name), signed in on `client` for the web pages,
+    and the keyword arguments that authenticate the same user's API calls (`client.post(..., **auth)`)."""
+
+    def sign_in(name: str = "alice"):
+        user, token = make_user(name)
+        client.force_login(user)
+        return user, {"HTTP_AUTHORIZATION": f"Token {token}"}
+
+    return sign_in
+
+
+@pytest.fixture
 def demo_zip():
     """demo_zip('agent-alpha') -> bytes of a zip with that demo submission's task folders."""
     from submissions.archives import zip_submission_folder

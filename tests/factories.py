@@ -1,5 +1,8 @@
-"""Builders for finished submissions with chosen per-task results (through the real services)."""
+"""Builders for finished submissions with chosen per-task results (through the real services), and upload archives."""
 from __future__ import annotations
+
+import io
+import zipfile
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -8,6 +11,16 @@ from evaluation.pipeline import result_store, run_claim, run_extract, run_finali
 from catalog.models import Split, System, Team
 from submissions.archives import zip_folders
 from evaluation.services import submission_create
+
+
+def zip_bytes(entries: dict[str, bytes]) -> bytes:
+    """The bytes of a zip archive holding `entries` = {member name: content}, names as they are (an upload's
+    archive, wrong or right)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
 
 
 def finished_submission(*, split: Split, system_name: str, scores: dict[str, tuple[int, str, int]],

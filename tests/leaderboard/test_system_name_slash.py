@@ -5,31 +5,22 @@ from __future__ import annotations
 
 import html
 
-import pytest
-
 from catalog.models import System
 from catalog.services import system_create, team_for_user
 
 SLASH = 'A system name cannot hold "/"'
 
 
-@pytest.fixture
-def owner(make_user, client):
-    user, token = make_user("slasher")
-    client.force_login(user)
-    return user, {"HTTP_AUTHORIZATION": f"Token {token}"}
-
-
-def test_the_api_refuses_a_name_with_a_slash(owner, client):
-    _, auth = owner
+def test_the_api_refuses_a_name_with_a_slash(signed_in, client):
+    _, auth = signed_in("slasher")
     resp = client.post("/api/v1/systems/", {"name": "OpenHands/GPT-5"}, **auth)
     assert resp.status_code == 400 and SLASH in resp.json()["name"][0]
     assert "/api/v1/systems/<name>/" in resp.json()["name"][0]
     assert not System.objects.exists()
 
 
-def test_the_web_form_refuses_it_and_a_rename_to_it(owner, client):
-    user, auth = owner
+def test_the_web_form_refuses_it_and_a_rename_to_it(signed_in, client):
+    user, auth = signed_in("slasher")
     resp = client.post("/systems/new/", {"name": "OpenHands/GPT-5", "type": "agent"})
     assert resp.status_code == 400 and SLASH in html.unescape(resp.content.decode())
     system = system_create(team=team_for_user(user=user), name="OpenHands GPT-5")
@@ -40,8 +31,8 @@ def test_the_web_form_refuses_it_and_a_rename_to_it(owner, client):
     assert system.name == "OpenHands GPT-5"
 
 
-def test_a_system_named_with_a_slash_before_the_rule_keeps_working(owner, client):
-    user, auth = owner
+def test_a_system_named_with_a_slash_before_the_rule_keeps_working(signed_in, client):
+    user, auth = signed_in("slasher")
     system = System.objects.create(team=team_for_user(user=user), name="Old/Agent")  # stored before the rule
     assert client.get(f"/systems/{system.pk}/").status_code == 200
     assert client.get(f"/api/v1/systems/{system.pk}/", **auth).json()["name"] == "Old/Agent"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import tarfile
-import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -13,17 +12,10 @@ from rest_framework.test import APIClient
 
 from core.engine.archive import MEMBER_PATH_MAX_BYTES, extract_archive
 from submissions.models import Submission
+from tests.factories import zip_bytes
 
 DEEP = "/".join(["d" * 200] * 21)  # 4220 bytes of folders, each name within the 255-byte limit
 LONG = f"TodoList/{DEEP}/f.txt"
-
-
-def _zip(entries: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in entries.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
 
 
 def _tar(entries: dict[str, bytes]) -> bytes:
@@ -45,7 +37,7 @@ def api(make_user, demo_split):
     return client
 
 
-@pytest.mark.parametrize("pack, filename", [(_zip, "sub.zip"), (_tar, "sub.tar.gz")])
+@pytest.mark.parametrize("pack, filename", [(zip_bytes, "sub.zip"), (_tar, "sub.tar.gz")])
 def test_a_path_too_long_to_unpack_is_refused_at_upload_with_the_path_and_the_limits(api, pack, filename):
     data = pack({"TodoList/start.sh": b"echo\n", LONG: b"x"})
     resp = api.post("/api/v1/submissions/", {"system": "DeepBot", "archive": SimpleUploadedFile(filename, data)},
@@ -64,7 +56,7 @@ def test_the_web_form_refuses_it_too(make_user, client, demo_split):
     user, _ = make_user("former")
     client.force_login(user)
     system = system_create(team=team_for_user(user=user), name="Former Bot")
-    upload = SimpleUploadedFile("sub.zip", _zip({"TodoList/start.sh": b"echo\n", LONG: b"x"}))
+    upload = SimpleUploadedFile("sub.zip", zip_bytes({"TodoList/start.sh": b"echo\n", LONG: b"x"}))
     resp = client.post("/submit/", {"system": system.pk, "archive": upload})
     assert resp.status_code == 400 and f"a path of {len(LONG)} bytes" in resp.content.decode()
     assert not Submission.objects.exists()
@@ -81,6 +73,6 @@ def test_a_path_at_the_limit_is_unpacked_by_the_worker(tmp_path):
     path = head + "/".join(folders)[:MEMBER_PATH_MAX_BYTES - len(head) - len(tail)].rstrip("/") + tail
     assert len(path) <= MEMBER_PATH_MAX_BYTES and len(path) > MEMBER_PATH_MAX_BYTES - 10
     archive = tmp_path / "sub.zip"
-    archive.write_bytes(_zip({"TodoList/start.sh": b"echo\n", path: b"x"}))
+    archive.write_bytes(zip_bytes({"TodoList/start.sh": b"echo\n", path: b"x"}))
     extract_archive(archive, tmp_path / "runs" / "1", task_names=["TodoList"])
     assert (tmp_path / "runs" / "1" / path).read_bytes() == b"x"

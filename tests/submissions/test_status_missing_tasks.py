@@ -2,20 +2,12 @@
 progress) from the moment it is queued, not `pending` as if it were still to be evaluated."""
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-
-def _zip(entries: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in entries.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
+from tests.factories import zip_bytes
 
 
 @pytest.fixture
@@ -24,7 +16,7 @@ def queued(make_user, client, demo_split):
     user, token = make_user("partial")
     auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
     assert client.post("/api/v1/systems/", {"name": "Partial Bot"}, **auth).status_code == 201
-    upload = SimpleUploadedFile("sub.zip", _zip({"TodoList/start.sh": b"echo\n"}))
+    upload = SimpleUploadedFile("sub.zip", zip_bytes({"TodoList/start.sh": b"echo\n"}))
     resp = client.post("/api/v1/submissions/", {"system": "Partial Bot", "archive": upload}, **auth)
     assert resp.status_code == 201, resp.content
     client.force_login(user)

@@ -3,21 +3,13 @@ folders found, the tasks missing, member names too long to unpack, and an archiv
 from __future__ import annotations
 
 import io
-import zipfile
 
 import pytest
 from rest_framework.test import APIClient
 
 from catalog.models import System
 from submissions.models import Submission
-
-
-def _zip(entries: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in entries.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
+from tests.factories import zip_bytes
 
 
 def _client(make_user, name: str, system: str) -> APIClient:
@@ -40,7 +32,7 @@ def alice(make_user, demo_split):
 
 
 def test_a_lone_wrong_case_folder_is_named_with_a_case_hint(alice):
-    resp = _post(alice, _zip({"todolist/start.sh": b"echo\n", "todolist/app.py": b"x"}))
+    resp = _post(alice, zip_bytes({"todolist/start.sh": b"echo\n", "todolist/app.py": b"x"}))
     assert resp.status_code == 400, resp.content
     detail = resp.json()["detail"]
     assert "found: 'todolist'" in detail
@@ -49,14 +41,14 @@ def test_a_lone_wrong_case_folder_is_named_with_a_case_hint(alice):
 
 
 def test_a_wrapped_wrong_case_folder_is_named_too(alice):
-    resp = _post(alice, _zip({"run/todolist/start.sh": b"echo\n", "run/notes/start.sh": b"echo\n"}))
+    resp = _post(alice, zip_bytes({"run/todolist/start.sh": b"echo\n", "run/notes/start.sh": b"echo\n"}))
     assert resp.status_code == 400
     detail = resp.json()["detail"]
     assert "'todolist'" in detail and "'notes'" in detail and "case-sensitive" in detail
 
 
 def test_an_upload_missing_tasks_says_how_many_and_which(alice):
-    resp = _post(alice, _zip({"TodoList/start.sh": b"echo\n"}))
+    resp = _post(alice, zip_bytes({"TodoList/start.sh": b"echo\n"}))
     assert resp.status_code == 201, resp.content
     body = resp.json()
     assert body["warnings"][0] == ("5 tasks missing (each scores 0): Bookstore, InventoryService, Notes, "
@@ -69,7 +61,7 @@ def test_the_form_asks_before_queueing_an_upload_with_missing_tasks(make_user, c
     client.force_login(user)
 
     def post(**extra):
-        upload = io.BytesIO(_zip({"TodoList/start.sh": b"echo\n"}))
+        upload = io.BytesIO(zip_bytes({"TodoList/start.sh": b"echo\n"}))
         upload.name = "one.zip"
         return client.post("/submit/", {"system": system.pk, "archive": upload, "is_public": "on", **extra})
 
@@ -85,7 +77,7 @@ def test_the_form_asks_before_queueing_an_upload_with_missing_tasks(make_user, c
 
 def test_a_member_name_too_long_to_unpack_is_refused_at_upload(alice):
     long_name = "a" * 300 + ".py"
-    resp = _post(alice, _zip({"TodoList/start.sh": b"echo\n", f"TodoList/{long_name}": b"x"}))
+    resp = _post(alice, zip_bytes({"TodoList/start.sh": b"echo\n", f"TodoList/{long_name}": b"x"}))
     assert resp.status_code == 400, resp.content
     detail = resp.json()["detail"]
     assert "303 characters" in detail and "255" in detail and "clash" not in detail
@@ -107,7 +99,7 @@ def test_the_same_team_may_upload_its_archive_again_and_a_changed_archive_is_acc
     assert _post(alice, demo_zip("agent-alpha")).status_code == 201
     assert _post(alice, demo_zip("agent-alpha")).status_code == 201  # e.g. a re-run of its own system
     mallory = _client(make_user, "mallory", "MalloryBot")
-    changed = _post(mallory, _zip({"TodoList/start.sh": b"echo mallory\n"}), system="MalloryBot")
+    changed = _post(mallory, zip_bytes({"TodoList/start.sh": b"echo mallory\n"}), system="MalloryBot")
     assert changed.status_code == 201, changed.content
 
 
