@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.client_address.ClientAddressMiddleware",  # first: REMOTE_ADDR is the client's (TRUSTED_PROXY_COUNT below)
     "config.http_methods.RefuseTraceMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
@@ -71,7 +72,14 @@ MIDDLEWARE = [
 # guessing at any accounts is locked out) and per account *from that address*, and locks out for AXES_COOLOFF_TIME
 # after AXES_FAILURE_LIMIT of them; a right password resets the count. Never per account alone: anyone could then
 # lock any user out by typing wrong passwords for their name; the account still signs in from any other address.
-# The address is REMOTE_ADDR (django-axes' default; X-Forwarded-For is not believed).
+# The address is REMOTE_ADDR (django-axes' default without django-ipware), for django-ratelimit and DRF's throttles too.
+#: How many reverse proxies in front of the site append the address they received a request from to X-Forwarded-For
+#: (docs/deploy.md "Settings"): config.client_address.ClientAddressMiddleware, the one reader of that header, sets
+#: REMOTE_ADDR to the entry this far from the right. 0 (the default): the header is never believed (a client could
+#: write any address there), REMOTE_ADDR is the peer's.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT must be 0 or more, not {TRUSTED_PROXY_COUNT}")
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_HOURS", default=0.25)
@@ -294,6 +302,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["leaderboard.api.parsers.BoundedJSONParser", "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_TOKEN_RATE", default="10/min")},
+    # Throttles count per REMOTE_ADDR, which config.client_address sets (TRUSTED_PROXY_COUNT); DRF's default (None)
+    # would take the whole X-Forwarded-For a client sends as its identity.
+    "NUM_PROXIES": 0,
     # Every list of the API is paged (leaderboard.api.pagination.ApiPagination: ?page=&page_size=, at most
     # API_MAX_PAGE_SIZE).
     "DEFAULT_PAGINATION_CLASS": "leaderboard.api.pagination.ApiPagination",
