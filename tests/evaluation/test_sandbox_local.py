@@ -142,13 +142,23 @@ def test_two_sandboxes_serve_the_same_port_on_their_own_loopback(bwrap_backend, 
 # --- network -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("role", [Role.SERVICE, Role.RUNNER])
 def test_sandboxed_command_cannot_reach_host_redis(bwrap_backend, open_box, role):
+    """Redis's port on the host: the real Redis when one runs (CI's PostgreSQL stage), else a listener of the
+    test's own on that port, so the check never depends on what the machine runs."""
+    stand_in = None
     try:
         socket.create_connection(("127.0.0.1", 6379), timeout=2).close()
     except OSError:
-        pytest.skip("no Redis listening on the host's 127.0.0.1:6379")
+        stand_in = socket.socket()
+        stand_in.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        stand_in.bind(("127.0.0.1", 6379))
+        stand_in.listen()
     sandbox, work, _ = open_box(bwrap_backend)
-
-    result = run_py(sandbox, work, CONNECT, "127.0.0.1", "6379", role=role)
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=2).close()  # the host itself can connect
+        result = run_py(sandbox, work, CONNECT, "127.0.0.1", "6379", role=role)
+    finally:
+        if stand_in is not None:
+            stand_in.close()
 
     assert result.ok, result.output
     assert blocked(result.output), result.output
