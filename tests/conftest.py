@@ -105,3 +105,10 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """Passwords hashed with Django's fastest hasher in tests (Django's testing docs, "Speeding up the tests"): the
+    production hasher's deliberate cost made the 15-attempt lockout tests take two minutes on a loaded machine."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
