@@ -7,8 +7,9 @@ setup:
 run:
 	scripts/run.sh
 
+# One worker for the teams' queue, one (concurrency 1, with beat) for the background queue: scripts/worker.sh.
 worker: setup
-	.venv/bin/celery -A config worker --loglevel=INFO --concurrency=$${EVALUATION_TASK_CONCURRENCY:-2} --without-gossip --without-mingle --without-heartbeat --beat
+	scripts/worker.sh
 
 # Fast suite (SQLite + embedded transport); slow end-to-end suites are marked `slow`.
 test: setup

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import environ
+from kombu import Exchange as _Exchange, Queue as _Queue
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -283,10 +284,23 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Two queues (Celery "Routing Tasks"): `celery`, the default, carries the teams' work (uploads, endpoint runs,
+# notifications); `background` the platform's own: reference checks, the seeding and re-scoring runs
+# (EvaluationRun.background), the recovery sweeps. `make run` and `make worker` (scripts/worker.sh) start one worker
+# per queue, so no team's evaluation waits behind background work; a worker started without -Q serves both.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+EVALUATION_BACKGROUND_QUEUE = "background"
+CELERY_TASK_QUEUES = tuple(_Queue(name, _Exchange(name), routing_key=name)
+                           for name in (CELERY_TASK_DEFAULT_QUEUE, EVALUATION_BACKGROUND_QUEUE))
+CELERY_TASK_ROUTES = {f"evaluation.tasks.{name}": {"queue": EVALUATION_BACKGROUND_QUEUE}
+                      for name in ("reference_check", "runs_recover", "generations_recover")}
+# A sweep still waiting when the next one is due is dropped (`expires`), not run twice.
 CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover",
-                                         "schedule": float(EVALUATION_STALE_SECONDS)},
+                                         "schedule": float(EVALUATION_STALE_SECONDS),
+                                         "options": {"expires": float(EVALUATION_STALE_SECONDS)}},
                         "generations-recover": {"task": "evaluation.tasks.generations_recover",
-                                                "schedule": float(EVALUATION_STALE_SECONDS)}}
+                                                "schedule": float(EVALUATION_STALE_SECONDS),
+                                                "options": {"expires": float(EVALUATION_STALE_SECONDS)}}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- API ------------------------------------------------------------------------------------

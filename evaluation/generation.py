@@ -303,10 +303,16 @@ def generation_fail(*, submission_id: int, error: str) -> bool:
                                  generation_heartbeat=None)
 
 
-def stale_generations(*, stale_after: float | None = None) -> list[tuple[int, int]]:
+def stale_generations(*, stale_after: float | None = None, waiting_lost=None) -> list[tuple[int, int]]:
     """Generating submissions nobody works on (no fresh heartbeat, created before the stale cutoff), as
-    (submission id, task count) pairs for tasks.generations_recover. Their claim makes each run once."""
+    (submission id, task count) pairs for tasks.generations_recover. Their claim makes each run once.
+
+    One that never started (no heartbeat) may still wait in the queue behind other work: it is included only when
+    `waiting_lost()` (None: always) says the queue can no longer hold its message; one whose worker died always."""
     stale = stale_cutoff(stale_after)
     rows = list(Submission.objects.filter(status=Submission.Status.GENERATING, created_at__lt=stale).filter(
-        Q(generation_heartbeat__isnull=True) | Q(generation_heartbeat__lt=stale)).values_list("pk", flat=True))
-    return [(pk, GenerationCall.objects.filter(submission_id=pk).count()) for pk in rows]
+        Q(generation_heartbeat__isnull=True) | Q(generation_heartbeat__lt=stale)).values_list(
+        "pk", "generation_heartbeat"))
+    if any(beat is None for _, beat in rows) and waiting_lost is not None and not waiting_lost():
+        rows = [(pk, beat) for pk, beat in rows if beat is not None]
+    return [(pk, GenerationCall.objects.filter(submission_id=pk).count()) for pk, _ in rows]

@@ -60,6 +60,8 @@ class EvaluationRun(models.Model):
     environment = models.JSONField(default=dict, blank=True, help_text="tool versions: python, java, maven, uv")
     summary = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
+    background = models.BooleanField(default=False, help_text="the platform's own work (a seed, a re-score): "
+                                     "evaluated on the background queue, never ahead of a team's upload")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -118,3 +120,18 @@ class TaskResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task} in run {self.run_id}: {self.outcome or self.status}"
+
+
+class WorkerBeat(models.Model):
+    """A Celery worker seen alive: each worker writes its row every few seconds (evaluation.tasks), with the queues
+    it consumes, and deletes it when it stops. The status page tells "no worker is running" from "the workers are
+    busy" by it (evaluation.selectors.queue_has_worker)."""
+
+    hostname = models.CharField(max_length=255, unique=True)
+    queues = models.JSONField(default=list, help_text="the queues the worker consumes")
+    concurrency = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.hostname} ({', '.join(self.queues)})"

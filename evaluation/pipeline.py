@@ -17,6 +17,7 @@ import shutil
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
@@ -95,12 +96,14 @@ def submission_status_set(*, submission_id: int, status: str, only_from: tuple[s
     return changed
 
 
-def run_open(*, submission: Submission, split: Split | None = None) -> EvaluationRun:
+def run_open(*, submission: Submission, split: Split | None = None, background: bool = False) -> EvaluationRun:
     """Create a queued run with one pending result per task of `split` (default: the submission's split) and put
-    the submission back in the queue. Sends nothing: `evaluation.services.run_create` enqueues it."""
+    the submission back in the queue; `background` for the platform's own runs (seeds, re-scores), evaluated on the
+    background queue. Sends nothing: `evaluation.services.run_create` enqueues it."""
     split = split or submission.split
     task_bundles_ensure(tasks=split.tasks.filter(bundle_sha256="").select_related("benchmark"))  # older imports
-    run = EvaluationRun.objects.create(submission=submission, benchmark=split.benchmark, split=split)
+    run = EvaluationRun.objects.create(submission=submission, benchmark=split.benchmark, split=split,
+                                       background=background)
     TaskResult.objects.bulk_create(
         TaskResult(run=run, task=t, tests_total=t.tests_total, ac_declared=len(t.declared_endpoints))
         for t in split.tasks.order_by("name")
@@ -379,24 +382,50 @@ def references_check(*, tasks: list[Task], runs: int = 3, on_done=None) -> list[
             task_set_reference_status(task=t, status=ReferenceStatus.NONE, detail="no reference solution shipped")
     if not with_reference:
         return []
-    outcomes: dict[int, list[TaskEvaluation]] = {t.pk: [] for t in with_reference}
+    outcomes: dict[int, list[dict]] = {t.pk: [] for t in with_reference}
     for _ in range(runs):
         for task, evaluation in folder_evaluate(tasks=with_reference, repo_of=task_reference_dir, on_done=on_done,
                                                 harvest_maven=True):  # the references are trusted code
-            outcomes[task.pk].append(evaluation)
-    flagged = []
-    for task in with_reference:
-        passes = sum(e.outcome == Outcome.PASSED for e in outcomes[task.pk])
-        status = (ReferenceStatus.PASSED if passes == runs else ReferenceStatus.FLAKY if passes
-                  else ReferenceStatus.FAILED)
-        worst = min(outcomes[task.pk], key=lambda e: e.tests_passed)
-        checks = [{"outcome": e.outcome, "passed": e.tests_passed, "total": e.tests_total,
-                   "seconds": round(sum(v for v in e.durations.values() if v), 1)} for e in outcomes[task.pk]]
-        task_set_reference_status(task=task, status=status, runs=checks,
-                                  detail=f"{passes} of {runs} runs passed; worst: {worst.outcome}, {worst.detail}")
-        if status != ReferenceStatus.PASSED:
-            flagged.append(task)
-    return flagged
+            outcomes[task.pk].append(_reference_run(evaluation))
+    return [task for task in with_reference
+            if reference_status_record(task=task, checks=outcomes[task.pk]) != ReferenceStatus.PASSED]
+
+
+def _reference_run(evaluation: TaskEvaluation) -> dict:
+    """One run of a reference check, as kept on the task (plus its detail, for the record's worst run)."""
+    return {"outcome": evaluation.outcome, "passed": evaluation.tests_passed, "total": evaluation.tests_total,
+            "seconds": round(sum(v for v in evaluation.durations.values() if v), 1), "detail": evaluation.detail}
+
+
+def reference_status_record(*, task: Task, checks: list[dict]) -> str:
+    """Record the reference status the check runs `checks` (`_reference_run`) give: `passed` when every run
+    passed, `flaky` when some did, `failed` when none did; with the worst run's outcome. Returns the status."""
+    passes = sum(c["outcome"] == Outcome.PASSED for c in checks)
+    status = (ReferenceStatus.PASSED if passes == len(checks) else ReferenceStatus.FLAKY if passes
+              else ReferenceStatus.FAILED)
+    worst = min(checks, key=lambda c: c["passed"])
+    task_set_reference_status(task=task, status=status,
+                              runs=[{k: c[k] for k in ("outcome", "passed", "total", "seconds")} for c in checks],
+                              detail=f"{passes} of {len(checks)} runs passed; worst: {worst['outcome']}, "
+                                     f"{worst['detail']}")
+    return status
+
+
+def reference_check_step(*, task: Task, runs: int, done: list[dict]) -> list[dict] | None:
+    """One run of `task`'s reference check, the unit of a check on the worker (tasks.reference_check): evaluate the
+    reference once and return the runs so far (`done` plus this one) while fewer than `runs` are done; after the
+    last, record the status (`reference_status_record`) and return None. A task shipping no reference is recorded
+    `none` at once (None)."""
+    reference = task_reference_dir(task)
+    if not reference:
+        task_set_reference_status(task=task, status=ReferenceStatus.NONE, detail="no reference solution shipped")
+        return None
+    evaluation = repo_evaluate_with_retries(task=task, repo=reference, harvest_maven=True)  # trusted code
+    done = [*done, _reference_run(evaluation)]
+    if len(done) < runs:
+        return done
+    reference_status_record(task=task, checks=done)
+    return None
 
 
 @contextmanager
@@ -595,20 +624,27 @@ def run_execute_inline(*, run_id: int, concurrency: int | None = None) -> Evalua
     return EvaluationRun.objects.get(pk=run_id)
 
 
-def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int]]:
-    """What a dead worker left behind, as (queued run ids, result ids to send again); see tasks.runs_recover.
+def stale_work(*, stale_after: float | None = None,
+               waiting_lost: Callable[[bool], bool] | None = None) -> tuple[list[int], list[int]]:
+    """What a dead worker left behind or the broker lost, as (queued run ids, result ids to send again); see
+    tasks.recover_work.
 
-    - queued runs created before the stale cutoff;
+    - queued runs created before the stale cutoff, when `waiting_lost(run.background)` (None: always) says their
+      queue can no longer hold their message (tasks.recover_work: the queue is empty);
     - runs whose worker died while unpacking (running, phase `extract`, stale heartbeat): put back in the queue to be
       unpacked again, or failed once MAX_ATTEMPTS claims could not unpack them; their results are never sent
       before (result_claim refuses them), so no task is evaluated against a folder that was not unpacked;
     - results running with a stale heartbeat: put back to pending, or stored as `harness_error` once MAX_ATTEMPTS
       claims died with their worker (a task that kills its worker is not sent again forever);
-    - pending results of running runs whose heartbeat is stale.
-    A harness fault is never scored: the retried attempt's result replaces it.
+    - pending results of running runs whose heartbeat is stale, again when `waiting_lost(run.background)`;
+      a result released here from a dead worker always.
+    A harness fault is never scored: the retried attempt's result replaces it. A run or result that waits in its
+    queue behind other work is not lost: sending it again would only put a duplicate message in the queue.
     """
+    lost = waiting_lost or (lambda background: True)
     stale = stale_cutoff(stale_after)
-    runs = list(EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
+    runs = [pk for pk, background in EvaluationRun.objects.filter(status=RunStatus.QUEUED, created_at__lt=stale)
+            .values_list("pk", "background") if lost(background)]
     unpacking = EvaluationRun.objects.filter(status=RunStatus.RUNNING, phase=RunPhase.EXTRACT, heartbeat__lt=stale)
     for run in unpacking.select_related("submission"):
         if run.attempts >= MAX_ATTEMPTS:
@@ -621,7 +657,9 @@ def stale_work(*, stale_after: float | None = None) -> tuple[list[int], list[int
         if not result_release_after_fault(result_id=pk, error=f"the worker died while evaluating it "
                                                               f"({MAX_ATTEMPTS} attempts)"):
             run_finalize_if_done(run_id=run_id)
-    dead = [pk for pk, _ in dead]
-    orphans = list(TaskResult.objects.filter(status=TaskResult.Status.PENDING, run__status=RunStatus.RUNNING)
-                   .filter(Q(run__heartbeat__lt=stale) | Q(pk__in=dead)).values_list("pk", flat=True))
+    dead = {pk for pk, _ in dead}
+    orphans = [pk for pk, background in TaskResult.objects.filter(
+        status=TaskResult.Status.PENDING, run__status=RunStatus.RUNNING).filter(
+        Q(run__heartbeat__lt=stale) | Q(pk__in=dead)).values_list("pk", "run__background")
+        if pk in dead or lost(background)]
     return runs, orphans

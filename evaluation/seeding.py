@@ -30,8 +30,11 @@ def seed_submission(*, system: System, split: Split, data: bytes, filename: str,
     run = submission.runs.get()
     if not on_worker:
         return run_execute_inline(run_id=run.pk)
-    # Unpack here and queue one job per task now, so the board's seeds come before anything queued after them
-    # (the reference checks): the worker takes jobs first in, first out.
+    # The platform's own work: on the background queue, never ahead of a team's upload. Unpack here and queue one
+    # job per task now, so the board's seeds come before anything queued after them there (the reference checks):
+    # the worker takes jobs first in, first out.
+    run.background = True
+    run.save(update_fields=["background"])
     run_prepare(run.pk)
     return run
 

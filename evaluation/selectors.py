@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from submissions.models import Submission
 
-from .models import EvaluationRun, RunStatus, TaskResult
+from .models import EvaluationRun, RunStatus, TaskResult, WorkerBeat
 from core.report import build_report, entry_from_result
 
 
@@ -79,25 +79,44 @@ def mean_task_seconds(*, sample: int = ESTIMATE_SAMPLE) -> float | None:
 
 
 def run_queue(*, run: EvaluationRun, now=None) -> dict[str, Any] | None:
-    """Where a queued run stands, or None once it has started (or ended).
+    """Where a queued run stands in its own queue, or None once it has started (or ended).
 
-    {"position": 1 + runs ahead, "ahead": queued or running runs created before it, "tasks_ahead": their tasks
-    not yet done, "mean_task_seconds": see `mean_task_seconds` (null without history), "slots":
-    EVALUATION_TASK_CONCURRENCY, "estimated_start": now + tasks_ahead × mean / slots (ISO 8601; null without
-    history)}. Runs are served first come, first served; the estimate counts a running task ahead as a whole one,
-    so it errs late.
+    {"position": 1 + runs ahead, "ahead": queued or running runs of the same queue created before it (the teams'
+    uploads, or the platform's own runs: EvaluationRun.background), "tasks_ahead": their tasks not yet done,
+    "mean_task_seconds": see `mean_task_seconds` (null without history), "slots": EVALUATION_TASK_CONCURRENCY,
+    "background": whether the run is the platform's own, "estimated_start": now + tasks_ahead × mean / slots (ISO
+    8601; null without history, and for a background run, which also waits behind reference checks)}. Runs are
+    served first come, first served in their queue; work of the other queue is served by workers of its own and
+    never counts. The estimate counts a running task ahead as a whole one, so it errs late.
     """
     if run.status != RunStatus.QUEUED:
         return None
     now = now or timezone.now()
-    ahead = EvaluationRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).filter(
+    ahead = EvaluationRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING),
+                                         background=run.background).filter(
         Q(created_at__lt=run.created_at) | Q(created_at=run.created_at, pk__lt=run.pk))
     tasks_ahead = TaskResult.objects.filter(run__in=ahead).exclude(status=TaskResult.Status.DONE).count()
     mean = mean_task_seconds()
     slots = max(int(settings.EVALUATION_TASK_CONCURRENCY), 1)
     start = None
-    if mean is not None:
+    if mean is not None and not run.background:
         start = now + timedelta(seconds=math.ceil(tasks_ahead / slots) * mean)
     return {"position": ahead.count() + 1, "ahead": ahead.count(), "tasks_ahead": tasks_ahead,
             "mean_task_seconds": round(mean, 1) if mean is not None else None, "slots": slots,
-            "estimated_start": start.isoformat() if start else None}
+            "background": run.background, "estimated_start": start.isoformat() if start else None}
+
+
+def evaluation_queue(*, background: bool) -> str:
+    """The queue of a run's jobs: EVALUATION_BACKGROUND_QUEUE for the platform's own runs (EvaluationRun.background:
+    seeds, re-scores), else the default queue, the teams'."""
+    return settings.EVALUATION_BACKGROUND_QUEUE if background else settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def queue_has_worker(*, background: bool = False, now=None) -> bool:
+    """True when a worker consuming the queue of such runs (the default queue, or EVALUATION_BACKGROUND_QUEUE) was
+    seen alive within EVALUATION_STALE_SECONDS (its `WorkerBeat`): a run waiting there waits for a busy worker,
+    not for a missing one."""
+    queue = evaluation_queue(background=background)
+    since = (now or timezone.now()) - timedelta(seconds=settings.EVALUATION_STALE_SECONDS)
+    return any(queue in (queues or []) for queues in
+               WorkerBeat.objects.filter(seen_at__gte=since).values_list("queues", flat=True))

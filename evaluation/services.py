@@ -16,17 +16,19 @@ from submissions.services import SubmissionStateError, submission_store
 
 from . import generation, pipeline
 from .models import EvaluationRun
-from .tasks import generation_enqueue, run_prepare
+from .tasks import generation_enqueue, run_send
 
 log = logging.getLogger(__name__)
 
 
-def run_create(*, submission: Submission, split: Split | None = None, enqueue: bool = True) -> EvaluationRun:
+def run_create(*, submission: Submission, split: Split | None = None, enqueue: bool = True,
+               background: bool = False) -> EvaluationRun:
     """Open a queued run of `submission` on `split` (default: its own; pipeline.run_open) and, with `enqueue`,
-    send `run_prepare` after commit; without, the caller runs it (`pipeline.run_execute_inline`)."""
-    run = pipeline.run_open(submission=submission, split=split)
+    send `run_prepare` after commit; without, the caller runs it (`pipeline.run_execute_inline`). `background`:
+    the platform's own run (a seed, a re-score), evaluated on the background queue, after the teams' uploads."""
+    run = pipeline.run_open(submission=submission, split=split, background=background)
     if enqueue:
-        run_prepare.delay_on_commit(run.pk)
+        run_send(run_id=run.pk, background=background, on_commit=True)
     return run
 
 
@@ -54,14 +56,15 @@ def generation_start(*, system: System, split: Split, user: User | AnonymousUser
 
 def submission_rescore(*, submission: Submission) -> EvaluationRun:
     """Score a stored submission again on the current version of its benchmark's same-named split, in the
-    background (a new run; the older runs and their results stay). Does not count against the quota.
+    background (a new run on the background queue; the older runs and their results stay). Does not count against
+    the quota.
 
     Raises Split.DoesNotExist when the current version has no split of that name.
     """
     current = Split.objects.get(benchmark__name=submission.split.benchmark.name, benchmark__is_current=True,
                                 name=submission.split.name)
     with transaction.atomic():
-        return run_create(submission=submission, split=current)
+        return run_create(submission=submission, split=current, background=True)
 
 
 def submission_cancel(*, submission: Submission, user: User | AnonymousUser) -> Submission:

@@ -132,11 +132,13 @@ class QueueOutputSerializer(PayloadSerializer):
     """Where a queued submission stands (evaluation.selectors.run_queue)."""
 
     position = serializers.IntegerField(help_text="1 + the submissions ahead of it")
-    ahead = serializers.IntegerField(help_text="queued or running submissions created before it")
+    ahead = serializers.IntegerField(help_text="queued or running submissions of its queue created before it")
     tasks_ahead = serializers.IntegerField(help_text="their tasks not evaluated yet")
     mean_task_seconds = serializers.FloatField(allow_null=True, help_text="mean seconds of one task over the "
                                                                           "latest 50 evaluated; null without any")
     slots = serializers.IntegerField(help_text="tasks evaluated at once (EVALUATION_TASK_CONCURRENCY)")
+    background = serializers.BooleanField(help_text="a platform run (a seed, a re-score) in the background queue: "
+                                                    "only runs of that queue count ahead, and there is no estimate")
     estimated_start = serializers.DateTimeField(allow_null=True, help_text="now + ceil(tasks_ahead / slots) × "
                                                                            "mean; null without history")
 

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from core.report import report_csv
-from evaluation.selectors import known_outcome, run_latest, run_queue, submission_report
+from evaluation.selectors import known_outcome, queue_has_worker, run_latest, run_queue, submission_report
 from leaderboard.charts import failure_breakdown_figure
 from catalog.selectors import NotFound, split_get
 
@@ -101,9 +101,12 @@ def detail(request, pk: int):
     public_split = submission.split.visibility == "public"
     figure = failure_breakdown_figure(rows=[("all tasks", run.scores.overall["outcomes"])],
                                       title="Failure breakdown") if run and run.scores else None
-    stalled = bool(run and run.status == "queued" and (timezone.now() - run.created_at).total_seconds() > 60)
+    # "No worker": waiting over a minute and no worker of the run's queue seen alive (a busy worker is not missing)
+    stalled = bool(run and run.status == "queued" and (timezone.now() - run.created_at).total_seconds() > 60
+                   and not queue_has_worker(background=run.background))
     stalled = stalled or (submission.status == Submission.Status.GENERATING and submission.generation_heartbeat is None
-                          and (timezone.now() - submission.created_at).total_seconds() > 60)
+                          and (timezone.now() - submission.created_at).total_seconds() > 60
+                          and not queue_has_worker())
     member = user_in_team(user=request.user, team=submission.system.team)
     endpoint = submission.source == Submission.Source.ENDPOINT
     return render(request, "submissions/detail.html", {
