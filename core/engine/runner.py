@@ -12,12 +12,13 @@ import re
 import shutil
 import time
 import uuid
+from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.grading.endpoints import Endpoint, static_routes_match
-from core.grading.junit import JUnitError, parse_junit
+from core.grading.junit import JUnitError, JUnitResult, Status, parse_junit
 from core.grading.probe import lookalike_vocabulary, probe_endpoints
 from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
 
@@ -568,18 +569,14 @@ _SUREFIRE_CLASS = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+),
 _SUREFIRE_TOTAL = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$", re.M)
 
 
-def surefire_disagreement(console: str, junit) -> str | None:
-    """Why the JUnit reports (`junit`, a core.grading.junit.JUnitResult, sentinels included) say fewer failures,
+def surefire_disagreement(console: str, junit: JUnitResult) -> str | None:
+    """Why the JUnit reports (`junit`, sentinels included) say fewer failures,
     errors or skips than surefire printed to Maven's console (`console`), or None. The console is written by Maven
     itself: a process the test JVM started can rewrite the report files while the run goes on (red team round 11: a
     watcher spared the sentinel class's file and stripped every failure from the hidden class's, 15/15 for a
     service with no route), and can add lines to the console by printing from the tests, but cannot take Maven's own
     lines back. So any summary line of a class, and the run's last summary, may not report more cases that did not
     pass than the reports hold. Classes whose lines were dropped from a capped console are not compared."""
-    from collections import Counter
-
-    from core.grading.junit import Status
-
     failing = Counter(c.classname for c in junit.cases if c.status is not Status.PASSED)
     for match in _SUREFIRE_CLASS.finditer(console):
         not_passed = sum(int(match.group(k)) for k in (2, 3, 4))

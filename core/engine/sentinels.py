@@ -8,7 +8,8 @@ passes instead when, since the session started, a function or class of pytest's 
 method of such a class) was replaced, or one of the HTTP test clients a white-box suite calls the application with
 (Starlette's/FastAPI's TestClient, httpx, requests, Werkzeug's and Flask's), unittest's assertions or the plugin's
 own functions changed since the plugin was imported (before any conftest), or a collected test function's code was
-swapped, or a plugin from outside the suite and the runner's own packages was registered; the first catches what the import of a white-box suite's submission modules did, the last what its code
+swapped, or a plugin from outside the suite and the runner's own packages was registered; the first catches what
+the import of a white-box suite's submission modules did, the last what its code
 did while the tests ran. A report where a sentinel is missing or has another verdict was forged (an exit hook
 rewriting the JUnit file, a planted JUnit extension skipping test bodies, a hook flipping the known test names): the
 task ends `tampered`, scores 0 and is flagged. A skip is the negative sentinel because it counts toward no
@@ -141,7 +142,7 @@ def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body
     # every test body as collected, and no plugin since but the suite's own conftest files
     if _tainted or _snapshot() != _start["functions"] or _snapshot(_CLIENTS) != _start["clients"]:
         return False
-    if any(_body(item) != body for item, body in _start["bodies"]):
+    if any(_body(item) != body for item, body in _start["bodies"].values()):
         return False
     trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
     for plugin in config.pluginmanager.get_plugins():
@@ -171,7 +172,8 @@ def pytest_sessionstart(session):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    _START["bodies"] = [(item, _body(item)) for item in items if _body(item) is not None]
+    _START["bodies"] = {{item.nodeid: (item, body) for item, body in ((i, _body(i)) for i in items)
+                        if body is not None}}
     items[0:0] = [_Sentinel.from_parent(session, name={must_pass!r}),
                   _Sentinel.from_parent(session, name={must_skip!r})]
     items.append(_Sentinel.from_parent(session, name={must_skip_last!r}))
@@ -180,7 +182,8 @@ def pytest_collection_modifyitems(session, config, items):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item, _start=_START, _tainted=_TAINTED, _body=_body):
     # the body about to run is the one collected (a swap undone before the last sentinel is still seen)
-    if any(item is known and _body(item) != body for known, body in _start.get("bodies", ())):
+    known, body = _start.get("bodies", {{}}).get(item.nodeid, (None, None))
+    if known is item and _body(item) != body:
         _tainted.append(item.nodeid)
     yield
 

@@ -78,11 +78,10 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     "API Coverage".
 
     For each endpoint (method M, normalised path P):
-    1. fingerprint: M on UNKNOWN_PATHS unknown paths that look like P (`_lookalike_paths`: the words of its
-       literal segments after the prefix every endpoint shares, and of its last one, replaced by words drawn at
-       random from `vocabulary`, one substitution for the whole probe; case, separators, depth, parameters and
-       trailing slash kept: `/api/todos/1` -> `/api/titles/1`; random letters of the same length when
-       `vocabulary` is empty). The requests of every endpoint (its look-alikes and its own) go one at a time in a
+    1. fingerprint: M on UNKNOWN_PATHS unknown paths that look like P (`_lookalike_paths`: the segments that name
+       an endpoint, its last literal one among them, replaced by words drawn at random from `vocabulary`, one
+       substitution for the whole probe; case, separators, depth, parameters and trailing slash kept:
+       `/api/todos/1` -> `/api/invoices/1`; random letters of the same length when `vocabulary` is empty). The requests of every endpoint (its look-alikes and its own) go one at a time in a
        random order over the whole probe, so a service can tell them apart from P only by knowing P's route: a
        guess by order (red team round 9: the fixed order look-alike, endpoint, look-alike was counted, AC 6/6 for
        no route), by which segment reads like a word, by which path comes again for another method or as another
@@ -95,7 +94,7 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
        anything, differently, and nothing is implemented (`catch_all_unstable`). A stable reply other than 404 is
        a catch-all: the endpoint is implemented only when its reply differs from it (`catch_all_differs`, else
        `catch_all`), so dead route code behind a catch-all earns nothing. `vocabulary` is `lookalike_vocabulary`
-       of the task's README: words a service cannot tell from route names without knowing the routes.
+       of the task's README: resource names a service cannot tell from route names without knowing the routes.
     2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
        redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
        differs from the fingerprint's. Bodies are compared after replacing the requested path (and the
@@ -112,9 +111,8 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     Returns a ProbeResult with every endpoint as a key, each True or False. Raises nothing for service
     misbehaviour.
     """
-    words = tuple(vocabulary)
     return asyncio.run(_probe_all(base_url=base_url, endpoints=endpoints, timeout=timeout, budget=budget,
-                                  vocabulary=words))
+                                  vocabulary=tuple(vocabulary)))
 
 
 async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float,
@@ -164,8 +162,6 @@ _RANDOM = secrets.SystemRandom()
 #: its own earns it with chance 1 / (UNKNOWN_PATHS + 1).
 UNKNOWN_PATHS = 3
 _UNKNOWN_KINDS = tuple(f"u{k}" for k in range(UNKNOWN_PATHS))
-
-
 _SLASHED_KINDS = tuple(f"s{kind}" for kind in _UNKNOWN_KINDS)
 
 
@@ -232,10 +228,10 @@ class _Plan:
                 and not 300 <= slashed.status < 400:
             # the slashed form against the slashed look-alikes: a service answering every slashed path earns nothing
             base = _fingerprint_of(slashed_unknown, [(path + "/", *words) for path, *words in self.unknown])
-            if base.status == 404 and base is not _UNSTABLE_404:
-                retry = _decide(slashed, self.concrete + "/", base)
-            elif base is _UNSTABLE or base is _UNSTABLE_404:
+            if base is _UNSTABLE or base is _UNSTABLE_404:
                 retry = Reason.NOT_FOUND
+            elif base.status == 404:
+                retry = _decide(slashed, self.concrete + "/", base)
             else:
                 same = slashed.status == base.status and _shape(slashed.body, self.concrete + "/", ()) == base.body
                 retry = Reason.NOT_FOUND if same else Reason.STATUS
@@ -254,12 +250,11 @@ def _lookalike_paths(concretes: list[str], vocabulary: tuple[str, ...]) -> dict[
     segment (`/api/todos` for `/api/todos/1`): every path's last literal segment, and a parent segment that names
     an endpoint of its own (`todos` in `/api/todos/1/tags` when `/api/todos` is declared too); a word replaced
     somewhere is replaced wherever it stands; other segments (a shared `/api`) are kept, so look-alikes reach the
-    same router. A path with no literal segment (`/`, `/{id}`) cannot be disguised: its look-alikes have a word in
-    front. Each distinct segment gets UNKNOWN_PATHS alternatives (`_lookalike_segment`),
-    and each path's look-alikes take each alternative of each of its replaced segments once, paired at random
-    per path. So a path requested for several methods has the same look-alikes for each, and a word's
-    alternatives stand wherever the word stands, as often as the word. Parameters, depth and trailing slash are kept; a path without literal segment
-    gets an alternative of an empty word in front."""
+    same router. Each distinct segment gets UNKNOWN_PATHS alternatives (`_lookalike_segment`), and each path's
+    look-alikes take each alternative of each of its replaced segments once, paired at random per path. So a path
+    requested for several methods has the same look-alikes for each, and a word's alternatives stand wherever the
+    word stands, as often as the word. Parameters, depth and trailing slash are kept. A path with no literal
+    segment (`/`, `/{id}`) cannot be disguised: its look-alikes get an alternative of an empty word in front."""
     split = {c: c.split("/") for c in concretes}
     literal = lambda seg: bool(seg) and seg != "1"  # noqa: E731 - a filled parameter is "1"
     places = {c: [k for k, seg in enumerate(segs) if literal(seg)] for c, segs in split.items()}
@@ -353,9 +348,8 @@ def _styled(word: str, like: str) -> str:
 def lookalike_vocabulary(text: str, endpoints: list[Endpoint]) -> tuple[str, ...]:
     """Words for the probe's look-alike paths: `probe_words.RESOURCE_NAMES` (resource names as web APIs use them)
     minus every word of the task's README `text` and of the declared endpoints' paths, in singular and plural,
-    sorted. A look-alike then
-    reads like a route name to a service that knows no route, yet hardly ever names a route the service serves
-    without declaring it (docs/scoring.md "API Coverage")."""
+    sorted. A look-alike then reads like a route name to a service that knows no route, yet hardly ever names a
+    route the service serves without declaring it (docs/scoring.md "API Coverage")."""
     taken = _word_forms(text + " " + " ".join(e.path for e in endpoints))
     return tuple(sorted(RESOURCE_NAMES - taken))
 
