@@ -25,14 +25,14 @@ def default_benchmark_name() -> str:
 def split_get(*, benchmark: str | None = None, split: str | None = None) -> Split:
     """The named split of the current version of a benchmark (default: the first of DEFAULT_BENCHMARKS that is
     imported, and DEFAULT_SPLIT). Raises NotFound."""
-    name = benchmark or default_benchmark_name()
-    bench = Benchmark.objects.filter(name=name, is_current=True).first()
-    if bench is None:
+    name, split_name = benchmark or default_benchmark_name(), split or settings.DEFAULT_SPLIT
+    found = (Split.objects.select_related("benchmark")  # one query when both exist (every board request)
+             .filter(benchmark__name=name, benchmark__is_current=True, name=split_name).first())
+    if found is not None:
+        return found
+    if not Benchmark.objects.filter(name=name, is_current=True).exists():
         raise NotFound(f"no benchmark named {name!r}")
-    found = bench.splits.filter(name=split or settings.DEFAULT_SPLIT).first()
-    if found is None:
-        raise NotFound(f"benchmark {name!r} has no split {split or settings.DEFAULT_SPLIT!r}")
-    return found
+    raise NotFound(f"benchmark {name!r} has no split {split_name!r}")
 
 
 def upload_splits() -> QuerySet[Split]:

@@ -50,7 +50,7 @@ def board_version_bump(**_: Any) -> None:
 
 #: The code that shapes what the board shows (its rows, rules, pages and answers): a release that changes any of it
 #: never reads entries an older release wrote into a shared cache (Redis outlives a deploy).
-CODE_FOLDERS = ("core/grading", "leaderboard", "templates/leaderboard")
+CODE_FOLDERS = ("core/grading", "leaderboard", "templates")
 
 
 @functools.lru_cache(maxsize=1)
@@ -109,10 +109,14 @@ def board_cached_response(request, parts: Iterable[Any], compute: Callable[[], A
     from rest_framework.response import Response
 
     parts, version = tuple(parts), board_version()  # one version read for both entries
-    data = board_cached(("data", *parts), compute, version=version)
+
+    def data() -> Any:
+        return board_cached(("data", *parts), compute, version=version)
+
     renderer = request.accepted_renderer
     if not isinstance(renderer, JSONRenderer):
-        return Response(data)
-    body = board_cached(("json", renderer.__class__.__name__, *parts), lambda: renderer.render(data),
+        return Response(data())
+    # the rendered bytes first: a hit never unpickles the data (7 ms for a board of 1,000 systems)
+    body = board_cached(("json", renderer.__class__.__name__, *parts), lambda: renderer.render(data()),
                         version=version)
     return HttpResponse(body, content_type=f"{request.accepted_media_type or renderer.media_type}")

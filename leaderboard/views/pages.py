@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -70,10 +70,24 @@ def home(request):
     except NotFound as exc:
         return _no_leaderboard(request, exc)
     params = sorted((k, tuple(v)) for k, v in request.GET.lists())
-    board_html = board_cached(("home", split.pk, params),
-                              lambda: render_to_string("leaderboard/_board.html", _board_context(request, split),
-                                                               request=request))  # its links keep the query string
-    return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
+
+    def page() -> HttpResponse:
+        board_html = board_cached(("home", split.pk, params),
+                                  lambda: render_to_string("leaderboard/_board.html", _board_context(request, split),
+                                                           request=request))  # its links keep the query string
+        return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
+
+    if not _visitor_without_state(request):
+        return page()
+    # a visitor the frame shows nothing of its own to: the whole page, as bytes, from the cache
+    return HttpResponse(board_cached(("home-page", split.pk, params), lambda: page().content))
+
+
+def _visitor_without_state(request) -> bool:
+    """True when the page's frame would show this visitor nothing of its own: not signed in, no session and no
+    pending messages (their cookies absent), so every such visitor gets the same bytes for the same URL."""
+    return (settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+            and not request.user.is_authenticated)
 
 
 #: Rows of each language view a board page shows unless `?rows=all` (a page of 1,000 systems stays light; ranks,

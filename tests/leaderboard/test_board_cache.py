@@ -161,3 +161,24 @@ def test_entries_written_by_another_release_are_never_read(client, demo_split, m
         System.objects.filter(name="system-00").update(name="renamed-quietly")  # no signal: the same version
         assert "system-00" in [r["system"] for r in client.get(url).json()["rows"]]
     assert "renamed-quietly" in [r["system"] for r in client.get(url).json()["rows"]]
+
+
+@pytest.mark.django_db
+def test_a_visitor_without_a_session_gets_the_cached_page_and_a_signed_in_one_their_own_frame(client, demo_split):
+    _systems(demo_split, 3)
+    alice = User.objects.create_user("alice-reader", password="pw")
+    client.force_login(alice)
+    assert "alice-reader" in client.get("/?benchmark=demo").content.decode()  # filled while signed in
+    client.logout()
+    client.cookies.clear()
+    first = client.get("/?benchmark=demo")
+    assert _queries(client, "/?benchmark=demo") <= 2  # the split and the board version: the page is one cache entry
+    page = client.get("/?benchmark=demo").content.decode()
+    assert page == first.content.decode() and "alice-reader" not in page and "Log in" in page
+    client.force_login(alice)
+    assert "alice-reader" in client.get("/?benchmark=demo").content.decode()  # never the anonymous bytes
+    client.logout()
+    client.cookies.clear()
+    finished_submission(split=demo_split, system_name="late-arrival", team=Team.objects.create(name="late"),
+                        scores={})
+    assert "late-arrival" in client.get("/?benchmark=demo").content.decode()  # a new result: a new page
