@@ -39,7 +39,7 @@ def normalize_path(path: str) -> str:
     p = "/" + "/".join(segments)
     p = _SLASHES.sub("/", p)
     if len(p) > 1:
-        p = p.rstrip("/") or "/"
+        p = p.rstrip("/")  # never empty: runs of "/" are collapsed, so a longer path has another character
     return p
 
 

@@ -28,6 +28,8 @@ from core.grading.endpoints import Endpoint, extract_endpoints, normalize_path
         ("/items/{id:[0-9]+}", "/items/{param}"),
         ("http://localhost:8080/api/x/", "/api/x"),
         ("/time:now", "/time:now"),  # a colon inside a segment is not a parameter
+        ("/api/items?next=/x?y=1", "/api/items"),  # the query cut at its first "?", not its last (rsplit mutant)
+        ("/export/XLSX/", "/export/XLSX"),  # only slashes are stripped from the end (rstrip("XX/XX") mutant)
     ],
 )
 def test_normalize_path(raw, normalised):
@@ -38,7 +40,7 @@ def test_endpoint_of_normalises_and_validates():
     assert Endpoint.of("get", "/users/<int:id>/") == Endpoint("GET", "/users/{param}")
     assert Endpoint.of("GET", "/a/{x}") == Endpoint.of("GET", "/a/:y")  # one placeholder name: duplicates collapse
     assert str(Endpoint.of("delete", "/a/{id}")) == "DELETE /a/{param}"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown HTTP method 'FETCH'"):  # the refusal names the method (message mutant)
         Endpoint.of("FETCH", "/x")
 
 
