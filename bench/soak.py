@@ -8,9 +8,12 @@ What it starts, all its own and on loopback (nothing shared with `make run` or t
 (initdb in a temporary folder, run as the `postgres` user), a Redis broker with its append-only file (as compose.yaml
 runs it), `--workers` Celery workers (`--concurrency=1` each, as subprocesses, on the local sandbox backend) and one
 beat, as compose.yaml does. It imports the demo benchmark and, over `--spread` seconds, submits `--submissions`
-archives holding the demo's fastest Python task only (TodoList; the other 5 tasks score `missing` without a
-sandbox): 4 of 5 agent-alpha's TodoList (expected 14/17, tests_failed) and 1 of 5 a TodoList whose start.sh exits
-(start_crashed). `--cancels` of them are cancelled a few seconds after they are made. Meanwhile it SIGKILLs a
+submissions holding the demo's fastest Python task only (TodoList; the other 5 tasks score `missing` without a
+sandbox), in a cycle of 10: 4 uploads of agent-alpha's TodoList (`good`: expected 14/17, tests_failed), 2 of a
+TodoList whose start.sh exits (`crashing`: start_crashed), 2 of a `hostile` TodoList whose start.sh first leaves a
+detached process behind that ignores SIGTERM, SIGHUP and SIGINT (expected as `good`; teardown must kill it) and 2
+`endpoint` runs, each of a system of its own (a system has one generating run at a time) whose agent endpoint, the
+demo agent in this process, answers agent-alpha's TodoList (expected as `good`). `--cancels` of them are cancelled a few seconds after they are made. Meanwhile it SIGKILLs a
 busy worker (its whole process group) `--kills` times and starts it again 3 s later, restarts Redis once
 (SHUTDOWN, start again), and stops PostgreSQL for `--db-outage` seconds once (pg_ctl stop -m fast, start).
 Submissions the soak makes while the database is down are tried again every second, as a user would.
@@ -21,7 +24,9 @@ At the end (every submission ended, or `--deadline` seconds after the start) it 
   duplicate result rows of a run, submissions with more than one run;
 - **wrong scores**: finished submissions whose results differ from a quiet run's (the expected outcomes above);
 - **stuck**: runs still queued or running, results not done in a finished run;
-- leftovers: network namespaces made during the soak and still there, files left in the work root;
+- leftovers: network namespaces and task cgroups made during the soak and still there, processes of the sandbox
+  users (`rg-s*`, `rg-r*`) still running, files left in the work root (run the soak alone: another evaluator's live
+  tasks on the machine show up here too);
 - the kills (with the phase of the results running at that moment), restarts, outage, and the wall time.
 Exit status 0 when nothing was lost, scored twice, wrongly scored or stuck; 1 otherwise.
 """
@@ -51,7 +56,13 @@ CELERY = str(ROOT / ".venv" / "bin" / "celery")
 DEMO = ROOT / "benchmarks" / "demo"
 ALPHA_TODO = ROOT / "benchmarks" / "demo-submissions" / "agent-alpha" / "TodoList"
 #: What a quiet run gives each archive kind on TodoList: (outcome, tests passed).
-EXPECTED = {"good": ("tests_failed", 14), "crashing": ("start_crashed", 0)}
+EXPECTED = {"good": ("tests_failed", 14), "crashing": ("start_crashed", 0), "hostile": ("tests_failed", 14),
+            "endpoint": ("tests_failed", 14)}
+#: The kinds of the submissions, in a cycle (submission i is CYCLE[i % 10]).
+CYCLE = ("good", "good", "hostile", "good", "crashing", "endpoint", "good", "hostile", "endpoint", "crashing")
+#: A stray the hostile kind's start.sh leaves: detached from the service, deaf to the polite signals.
+STRAY = (b"setsid sh -c 'trap \"\" TERM HUP INT; while :; do sleep 1; done' </dev/null >/dev/null 2>&1 &\n")
+AGENT_SECRET = "soak-agent-secret-0123456789abcdef"
 TERMINAL = ("finished", "failed", "cancelled")
 
 
@@ -184,8 +195,27 @@ class Celery:
 
 
 # --- the archives ----------------------------------------------------------------------------------------------
+def sandbox_processes() -> list[str]:
+    """`pid user command` of every running process of a sandbox user (`rg-s*` services, `rg-r*` test runners)."""
+    import pwd
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            user = pwd.getpwuid(entry.stat().st_uid).pw_name
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, KeyError):
+            continue
+        if user.startswith(("rg-s", "rg-r")):
+            found.append(f"{entry.name} {user} {command[:80]}")
+    return found
+
+
 def archive(kind: str) -> bytes:
-    """A zip with one folder, TodoList: agent-alpha's (`good`) or one whose start.sh exits at once (`crashing`)."""
+    """A zip with one folder, TodoList: agent-alpha's (`good`), one whose start.sh exits at once (`crashing`) or
+    one whose start.sh first leaves a detached process behind (`hostile`)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in sorted(ALPHA_TODO.rglob("*")):
@@ -193,6 +223,9 @@ def archive(kind: str) -> bytes:
                 data = path.read_bytes()
                 if kind == "crashing" and path.name == "start.sh":
                     data = b"echo 'this service does not start' >&2; exit 3\n"
+                if kind == "hostile" and path.name == "start.sh":
+                    first, rest = data.split(b"\n", 1)
+                    data = first + b"\n" + STRAY + rest
                 zf.writestr(f"TodoList/{path.relative_to(ALPHA_TODO)}", data)
     return buffer.getvalue()
 
@@ -230,6 +263,7 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": pg.url, "CELERY_BROKER_URL": redis.url,
         "VAR_DIR": str(var), "EVALUATION_STALE_SECONDS": str(args.stale), "EVALUATION_TASK_CONCURRENCY": "1",
         "SUBMISSION_DAILY_QUOTA": "100000", "SOAK_PROBE_LOG": str(scratch / "stores.log"),
+        "AGENT_ALLOWED_NETWORKS": "127.0.0.1",
         **({"EVALUATION_CACHE_ROOT": str(cache)} if cache.is_dir() else {}),
     })
     import django
@@ -240,11 +274,13 @@ def main() -> int:
     from django.core.management import call_command
     from django.db import OperationalError, InterfaceError, close_old_connections, connection
 
-    from catalog.models import Split
+    from catalog.models import Split, System
     from catalog.services import system_create, team_for_user
-    from core.sandbox import netns
+    from core.sandbox import cgroups, netns
     from evaluation.models import EvaluationRun, TaskResult
-    from evaluation.services import submission_cancel, submission_create
+    from evaluation.services import generation_start, submission_cancel, submission_create
+    from submissions.agents.demo_server import make_server
+    from submissions.agents.services import endpoint_register
     from submissions.models import Submission
 
     call_command("migrate", verbosity=0)
@@ -252,8 +288,12 @@ def main() -> int:
     split = Split.objects.get(benchmark__name="demo", benchmark__is_current=True, name="verified")
     user = User.objects.create_user(username="soak", password="soak-Secure-Password-1")
     system = system_create(team=team_for_user(user=user), name="Soak Agent")
-    archives = {kind: archive(kind) for kind in EXPECTED}
-    namespaces_before = set(netns.leftovers())
+    agent = make_server(source=lambda task: ALPHA_TODO if task == "TodoList" else None, secret=AGENT_SECRET)
+    threading.Thread(target=agent.serve_forever, daemon=True).start()
+    soak_systems = system.team.systems.all()  # the upload system and one per endpoint run
+    archives = {kind: archive(kind) for kind in EXPECTED if kind != "endpoint"}
+    namespaces_before, cgroups_before = set(netns.leftovers()), set(cgroups.leftovers())
+    strays_before = set(sandbox_processes())
 
     logs = scratch / "logs"
     logs.mkdir()
@@ -274,7 +314,7 @@ def main() -> int:
 
     # The schedule: (seconds after start, order, action, argument).
     n = args.submissions
-    kinds = ["crashing" if i % 5 == 4 else "good" for i in range(n)]
+    kinds = [CYCLE[i % len(CYCLE)] for i in range(n)]
     events: list[tuple[float, int, str, object]] = []
     order = iter(range(10 ** 9))
     for i in range(n):
@@ -313,6 +353,12 @@ def main() -> int:
         now = time.monotonic() - t0
         if action == "submit":
             def submit(i=arg):
+                if kinds[i] == "endpoint":
+                    agent_system = (System.objects.filter(name=f"Soak Endpoint Agent {i}").first()
+                                    or system_create(team=system.team, name=f"Soak Endpoint Agent {i}"))
+                    endpoint_register(system=agent_system, url=f"http://127.0.0.1:{agent.server_address[1]}/",
+                                      secret=AGENT_SECRET, user=user)
+                    return generation_start(system=agent_system, split=split, user=user, note=f"soak {i} endpoint").pk
                 before = set(Submission.objects.filter(system=system).values_list("pk", flat=True))
                 upload = SimpleUploadedFile(f"soak-{i}.zip", archives[kinds[i]], content_type="application/zip")
                 try:
@@ -342,7 +388,7 @@ def main() -> int:
             busy = [w for w in workers if w.sandboxes()] or workers
             victim = rng.choice(busy)
             phases = db_retry("kill", lambda: sorted(TaskResult.objects.filter(
-                run__submission__system=system, status="running").values_list("phase", flat=True)))
+                run__submission__system__in=soak_systems, status="running").values_list("phase", flat=True)))
             victim.signal(signal.SIGKILL)
             victim.proc.wait()
             now = time.monotonic() - t0
@@ -376,7 +422,7 @@ def main() -> int:
     say(f"all {len(made)} submissions made at {time.monotonic() - t0:.0f} s; waiting for them to end")
     last = 0.0
     while time.monotonic() - t0 < args.deadline:
-        open_ = Submission.objects.filter(system=system).exclude(status__in=TERMINAL).count()
+        open_ = Submission.objects.filter(system__in=soak_systems).exclude(status__in=TERMINAL).count()
         if open_ == 0:
             break
         if time.monotonic() - last > 15:
@@ -386,7 +432,7 @@ def main() -> int:
     wall = time.monotonic() - t0
 
     # --- the checks ------------------------------------------------------------------------------------------
-    subs = list(Submission.objects.filter(system=system).order_by("pk"))
+    subs = list(Submission.objects.filter(system__in=soak_systems).order_by("pk"))
     status = collections.Counter(s.status for s in subs)
     lost = [s for s in subs if s.status not in TERMINAL]
     stores = collections.Counter(line.split()[0] for line in (scratch / "stores.log").read_text().splitlines()) \
@@ -415,6 +461,8 @@ def main() -> int:
     failed = [f"#{s.pk}: {s.error}" for s in subs if s.status == "failed"]
     # Namespaces made meanwhile whose owner process is gone (others' live ones are not the soak's business).
     new_namespaces = sorted(n for n in set(netns.leftovers()) - namespaces_before if netns.owner_gone(n))
+    new_cgroups = sorted(set(cgroups.leftovers()) - cgroups_before)
+    strays = sorted(set(sandbox_processes()) - strays_before)
     work = var / "work"
     work_left = sorted(p.name for p in work.iterdir()) if work.is_dir() else []
 
@@ -434,7 +482,8 @@ def main() -> int:
           "kill or fault)")
     print(f"faults                 kills {len(kills)}: {kills}")
     print(f"                       {dict(facts)}")
-    print(f"leftovers              abandoned network namespaces: {new_namespaces}; work root entries: {work_left}")
+    print(f"leftovers              abandoned network namespaces: {new_namespaces}; task cgroups: {new_cgroups}; "
+          f"sandbox users' processes: {strays}; work root entries: {work_left}")
     print(f"wall time              {wall:.0f} s (deadline {args.deadline:.0f} s)")
 
     connection.close()
@@ -445,7 +494,9 @@ def main() -> int:
     else:
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(var, ignore_errors=True)
-    bad = lost or stored_twice or dup_rows or two_runs or wrong or stuck_runs or stuck_results
+    agent.shutdown()
+    bad = (lost or stored_twice or dup_rows or two_runs or wrong or stuck_runs or stuck_results or new_namespaces
+           or new_cgroups or strays)
     return 1 if bad else 0
 
 
