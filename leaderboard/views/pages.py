@@ -63,24 +63,25 @@ def home(request):
     those of the whole board.
 
     The board's HTML (everything but the page's frame, which shows the visitor's log-in) is rendered once per
-    board version, split and query string and then read from the cache (leaderboard.board_cache): a cached page
-    costs a few queries whatever the number of systems."""
-    try:
-        split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
-    except NotFound as exc:
-        return _no_leaderboard(request, exc)
+    board version, split and query string and then read from the cache (leaderboard.board_cache); for a visitor
+    without a session the whole page is, keyed by the query string alone (the board version covers which split it
+    names): a cached page costs one query (the version), whatever the number of systems."""
     params = sorted((k, tuple(v)) for k, v in request.GET.lists())
+    try:
+        if _visitor_without_state(request):  # the frame shows nothing of its own: the same bytes for everyone
+            return HttpResponse(board_cached(("home-page", params), lambda: _home_page(request, params).content))
+        return _home_page(request, params)
+    except NotFound as exc:  # raised before anything is cached
+        return _no_leaderboard(request, exc)
 
-    def page() -> HttpResponse:
-        board_html = board_cached(("home", split.pk, params),
-                                  lambda: render_to_string("leaderboard/_board.html", _board_context(request, split),
-                                                           request=request))  # its links keep the query string
-        return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
 
-    if not _visitor_without_state(request):
-        return page()
-    # a visitor the frame shows nothing of its own to: the whole page, as bytes, from the cache
-    return HttpResponse(board_cached(("home-page", split.pk, params), lambda: page().content))
+def _home_page(request, params: list) -> HttpResponse:
+    """The board page of the split the query string names. Raises NotFound."""
+    split = split_get(benchmark=request.GET.get("benchmark"), split=request.GET.get("split"))
+    board_html = board_cached(("home", split.pk, params),
+                              lambda: render_to_string("leaderboard/_board.html", _board_context(request, split),
+                                                       request=request))  # its links keep the query string
+    return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
 
 
 def _visitor_without_state(request) -> bool:
