@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.grading.endpoints import Endpoint, extract_endpoints, normalize_path
+from core.grading.endpoints import Endpoint, declared_base_path, extract_endpoints, normalize_path
 
 
 @pytest.mark.parametrize(
@@ -295,3 +295,91 @@ def test_a_stated_base_path_is_applied_to_relative_endpoints(readme, paths):
 def test_tables_with_the_path_in_another_column_keep_their_endpoints(readme, expected):
     """Wherever the Method and Path columns are, each row gives its endpoints (API Coverage's denominator)."""
     assert extract_endpoints(readme) == eps(*expected)
+
+
+# Tests added for the mutation run of endpoints.py (docs/mutation.md); each comment names the mutant it kills.
+CONTINUED_CODE = "\n".join([
+    "```bash",
+    "curl -X POST \\",
+    "  http://localhost:8080/api/orders \\",
+    "  -H 'Content-Type: application/json'",
+    "GET /api/orders/42?expand=a?b HTTP/1.1",
+    "GET /api/health HTTP/1.1",
+    "curl -X DELETE http://localhost:8080/api/orders/9\\   ",  # trailing spaces after the backslash
+    "  -H 'Accept: */*'",
+    "```",
+])
+
+
+def test_continued_curl_lines_and_request_lines_in_code():
+    # A curl whose URL is on a continuation line (the join, its `rstrip`, its `i += 1`, the look at the next line
+    # for a fence); two request lines never joined (`and` made `or`); an id before a query with two "?"
+    # (split("?") made rsplit or split(None)); a backslash glued to the URL with trailing spaces cut exactly.
+    assert extract_endpoints(CONTINUED_CODE) == eps(
+        "POST /api/orders", "GET /api/orders/{id}", "GET /api/health", "DELETE /api/orders/{id}")
+
+
+@pytest.mark.parametrize("readme, expected", [
+    ("```\ncurl -X PUT \\\n  http://localhost:8080/api/orders/5", ["PUT /api/orders/{id}"]),  # `i + 2 < len` mutant
+    ("```\ncurl -X GET http://localhost:8080/api/ping \\", ["GET /api/ping"]),  # `i - 1`/`<=`: IndexError
+])
+def test_a_continuation_at_the_end_of_an_unclosed_code_block(readme, expected):
+    assert extract_endpoints(readme) == eps(*expected)
+
+
+TABLE_EDGES = """| Method | Path |
+|--------|------|
+GET | /api/a
+|PUT|/api/b|
+| DELETE |
+
+| HTTP | Route |
+|------|-------|
+| PATCH | Http://localhost:8080/api/c |
+| ***OPTIONS*** /api/d | |
+
+Pipes | in the last line of prose"""
+
+
+def test_table_rows_in_every_spelling():
+    # A row without a leading pipe under a header with one (`startswith("|")`, `and` made `or` in _cells); a compact
+    # row (`row[1:]`, `row[:-1]` off by one); a short row skipped, not an IndexError (`<` made `<=`); a column named
+    # HTTP (`n == "http"`); a URL with an upper-case scheme (`[A-Za-z]`); a "METHOD /path" cell only the cell match
+    # sees (`m = None`); a "|" on the last line (`i + 1 < len` made `i - 1` or `<=`: IndexError).
+    assert extract_endpoints(TABLE_EDGES) == eps("GET /api/a", "PUT /api/b", "PATCH /api/c", "OPTIONS /api/d")
+
+
+@pytest.mark.parametrize("rows", [[], ["| list | items |"]], ids=["no-row", "one-row"])
+def test_the_line_after_a_table_is_not_swallowed(rows):
+    # `end = i + 2` made `i + 3`, `end += 1` made `+= 2`: the line after the table would be read as a row.
+    readme = "\n".join(["| Name | Notes |", "|---|---|", *rows, "- **Method**: `GET`", "- **Path**: `/items`"])
+    assert extract_endpoints(readme) == eps("GET /items")
+
+
+def test_a_table_header_is_never_an_endpoint():
+    # `i + 1 < len` made `i + 2`: a header with no rows at the end would be scanned as prose.
+    assert extract_endpoints("Endpoints:\n\n| `GET /items` | notes |\n|---|---|") == []
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("- GET /reports/XLSX.", ["GET /reports/XLSX"]),  # prose punctuation cut from the end only, exactly (rstrip mutants)
+    ("- GET /POST", []),  # a method word is never a path (`.upper()` made `.lower()`, `strip("/")` made `strip()`)
+    ("- PUT /XPUT", ["PUT /XPUT"]),  # only the slashes are stripped before that check (`strip("XX/XX")`)
+])
+def test_a_path_in_prose(line, expected):
+    assert extract_endpoints(line) == eps(*expected)
+
+
+@pytest.mark.parametrize("readme, base", [
+    ("- Base URL: `http://localhost:8080/api/v1/`.", "/api/v1"),  # `rstrip("/.")` made `rstrip(None)`
+    ("- Base path: /api/FX.", "/api/FX"),  # only "/" and "." are stripped (`rstrip("XX/.XX")`)
+])
+def test_the_declared_base_path(readme, base):
+    assert declared_base_path(readme) == base
+
+
+def test_a_relative_endpoint_shown_with_its_base_and_an_example_id_gets_the_base():
+    # _mentions' `{param}` no longer replaced by the id pattern: /items/{id} would stay at the root.
+    readme = ("- Base path: `/api`\n- GET /api/health\n- GET /items/{id}\n- GET /orders\n\n"
+              "Example: `curl http://localhost:8080/api/items/42`\n")
+    assert extract_endpoints(readme) == eps("GET /api/health", "GET /api/items/{id}", "GET /orders")
