@@ -18,12 +18,16 @@ from urllib.parse import quote
 import httpx
 
 from .paths import Endpoint, fill_params, normalize_path
-from .probe_words import RESOURCE_NAMES
+from .probe_words import ACCESS_WORDS, NEVER_DRAWN, RESOURCE_NAMES, ROUTE_WORDS
 
 #: Statuses meaning "no such route" (docs/scoring.md "API Coverage").
 NOT_FOUND_STATUSES = frozenset({404, 405, 501})
 #: At most this many bytes of a reply body are read and compared.
 MAX_BODY_BYTES = 64 * 1024
+#: Headers of every probe request: no compressed bodies (a body is read as sent, never decoded: red team round 12
+#: sent `Content-Encoding: gzip, gzip` replies that grew 5 KB into 3 GiB of the worker's memory), and the
+#: User-Agent of the Python suites' HTTP client rather than one naming the probe's.
+PROBE_HEADERS = {"Accept-Encoding": "identity", "User-Agent": "python-requests/2.32.3"}
 #: Methods that get a JSON body `{}`.
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -119,7 +123,7 @@ async def _probe_all(*, base_url: str, endpoints: list[Endpoint], timeout: float
                      budget: float | None, vocabulary: tuple[str, ...]) -> ProbeResult:
     observations: dict[Endpoint, ProbeObservation] = {}
     async with httpx.AsyncClient(
-        base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False
+        base_url=base_url, timeout=timeout, follow_redirects=False, trust_env=False, headers=PROBE_HEADERS
     ) as client:
         deadline = None if budget is None else time.monotonic() + budget
 
@@ -326,16 +330,26 @@ def _lookalike_segment(segment: str, vocabulary: tuple[str, ...], exclude: froze
 
 
 def _word_like(word: str, vocabulary: tuple[str, ...], exclude: frozenset[str] | set[str] = frozenset()) -> str:
-    """A word of `vocabulary` other than `word`, drawn at random, preferring (when at least 5 words qualify) one
-    about as long (within 2 letters) and then one with the same last letter (a plural stays a plural); random
-    letters as long as `word` when `vocabulary` has no other word outside `exclude`."""
+    """A word of `vocabulary` other than `word`, drawn at random from `word`'s own pool (`_pool`: a resource name
+    for a resource name, and so on, so that no published list tells them apart; another pool's word only when its
+    own has none left), preferring (when at least 5 words qualify) one about as long
+    (within 2 letters) and then one with the same last letter (a plural stays a plural); random letters as long as
+    `word` when `vocabulary` has no other word outside `exclude`."""
     candidates = [w for w in vocabulary if w != word and w not in exclude]
+    own_pool = [w for w in candidates if _pool(w) is _pool(word)]
+    candidates = own_pool or candidates
     if not candidates:
         return "".join(secrets.choice(_LETTERS) for _ in word)
     for alike in (lambda w: abs(len(w) - len(word)) <= 2, lambda w: w[-1] == word[-1]):
         narrower = [w for w in candidates if alike(w)]
         candidates = narrower if len(narrower) >= 5 else candidates
     return _RANDOM.choice(candidates)
+
+
+def _pool(word: str) -> frozenset[str]:
+    """The look-alike pool of a lower-case `word` (probe_words): RESOURCE_NAMES or ACCESS_WORDS when it is one of
+    them, else ROUTE_WORDS."""
+    return next((pool for pool in (RESOURCE_NAMES, ACCESS_WORDS) if word in pool), ROUTE_WORDS)
 
 
 def _styled(word: str, like: str) -> str:
@@ -346,12 +360,14 @@ def _styled(word: str, like: str) -> str:
 
 
 def lookalike_vocabulary(text: str, endpoints: list[Endpoint]) -> tuple[str, ...]:
-    """Words for the probe's look-alike paths: `probe_words.RESOURCE_NAMES` (resource names as web APIs use them)
-    minus every word of the task's README `text` and of the declared endpoints' paths, in singular and plural,
-    sorted. A look-alike then reads like a route name to a service that knows no route, yet hardly ever names a
-    route the service serves without declaring it (docs/scoring.md "API Coverage")."""
+    """Words for the probe's look-alike paths: `probe_words.RESOURCE_NAMES` (resource names as web APIs use them),
+    ROUTE_WORDS and ACCESS_WORDS (the other words route names are made of) but NEVER_DRAWN, minus every word
+    of the task's README `text` and of the declared endpoints' paths, in singular and plural, sorted. A look-alike
+    then reads like a route name to a service that knows no route, is drawn from the same list as the word it
+    replaces (`_word_like`), yet hardly ever names a route the service serves without declaring it
+    (docs/scoring.md "API Coverage")."""
     taken = _word_forms(text + " " + " ".join(e.path for e in endpoints))
-    return tuple(sorted(RESOURCE_NAMES - taken))
+    return tuple(sorted((RESOURCE_NAMES | ROUTE_WORDS | ACCESS_WORDS) - NEVER_DRAWN - taken))
 
 
 def _word_forms(text: str) -> set[str]:
@@ -397,7 +413,8 @@ def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
 async def _request(client: httpx.AsyncClient, method: str, path: str, timeout: float) -> _Reply | None:
     """One request, within `timeout` seconds of wall-clock time in all (connecting, the status line and headers, the
     body), so a service that trickles one byte at a time cannot stretch it (issue 15, escape 8); at most
-    MAX_BODY_BYTES of the body. A reply whose body is cut by the deadline keeps what arrived. None on a connection
+    MAX_BODY_BYTES of the body, as sent: a Content-Encoding is never decoded (a compressed reply is compared by its
+    compressed bytes). A reply whose body is cut by the deadline keeps what arrived. None on a connection
     error, `_STALLED` when the connection was made but no status and headers arrived in time."""
     kwargs: dict[str, object] = {"json": {}} if method in BODY_METHODS else {}
     status: int | None = None
@@ -407,7 +424,7 @@ async def _request(client: httpx.AsyncClient, method: str, path: str, timeout: f
             async with client.stream(method, path, **kwargs) as response:
                 status = response.status_code
                 size = 0
-                async for chunk in response.aiter_bytes():
+                async for chunk in response.aiter_raw():
                     chunks.append(chunk)
                     size += len(chunk)
                     if size >= MAX_BODY_BYTES:

@@ -42,3 +42,32 @@ RESOURCE_NAMES = frozenset((
     "vehicles vendor vendors venue venues video videos visit visits vote votes voucher vouchers wallet wallets "
     "warehouse warehouses wishlist wishlists workout workouts workshop workshops zone zones "
 ).split())
+
+#: Words that name routes as RepoGenesis' task APIs name them (actions, system and domain words) and that are in
+#: neither RESOURCE_NAMES nor ACCESS_WORDS: the second pool of look-alikes. A path word is replaced by a word of its
+#: own pool (`core.grading.probe._pool`), so membership of any list this project publishes tells a look-alike from
+#: a route no better than chance (red team round 12: a service answering 404 to every segment in RESOURCE_NAMES and
+#: 200 to the rest earned 191 of 287 Verified endpoints, because look-alikes were always listed and two thirds of
+#: the real path words were not).
+ROUTE_WORDS = frozenset((
+    "adjust agents artifacts auto ban builds cancel change classroom classrooms constraints convert create daily "
+    "data datasets datasources download echo execute executions files git history join latest leaderboard leave "
+    "likes localize logs mail manual moves multiple offerings org password people permissions problems query "
+    "queue quota rename reports reset results roles search send share standings state statistics stats "
+    "submissions sum system teacher teachers term terms timezone todos toggle translate upload users validate "
+    "webhooks widgets"
+).split())
+
+#: Words of sign-in, identity and service-health routes (`/login`, `/me`, `/health`): the third pool, so that a
+#: service answering 200 to these words alone earns nothing either.
+ACCESS_WORDS = frozenset((
+    "activate admin alive api auth authorize callback confirm credentials docs example health heartbeat identity "
+    "info login logout me metrics mfa oauth otp ping ready refresh register session sessions signin signout signup "
+    "sso status token tokens uptime v verify version whoami"
+).split())
+
+#: Words never drawn as look-alikes (they stay in their pool as path words): routes services serve without
+#: declaring them (a health check, FastAPI's `/docs`, an API prefix). A look-alike answered by such a route would
+#: cost an honest service its declared endpoint's credit; the price is that a service answering 200 to these
+#: words alone earns the endpoints named by them (docs/scoring.md "API Coverage", limits).
+NEVER_DRAWN = frozenset(("api docs health metrics ping v").split())

@@ -5,6 +5,7 @@ import json
 import re
 import socket
 import time
+from pathlib import Path
 from datetime import datetime, timezone
 
 import pytest
@@ -288,14 +289,15 @@ See also `/api/stats` (optional). Errors are JSON objects with a message.
 """
 
 
-def test_the_lookalike_vocabulary_is_resource_names_the_readme_never_mentions():
-    from core.grading.probe_words import RESOURCE_NAMES
+def test_the_lookalike_vocabulary_is_route_words_the_readme_never_mentions():
+    from core.grading.probe_words import ACCESS_WORDS, NEVER_DRAWN, RESOURCE_NAMES, ROUTE_WORDS
 
     endpoints = [E("GET", "/api/todos/{id}"), E("POST", "/api/userProfiles")]
 
     words = set(lookalike_vocabulary(README, endpoints))
 
-    assert len(words) > 300 and words <= RESOURCE_NAMES
+    assert len(words) > 300 and words <= RESOURCE_NAMES | ROUTE_WORDS | ACCESS_WORDS
+    assert not words & NEVER_DRAWN and {"login", "token", "search", "upload"} <= words  # every pool has its words
     # the README's words and the declared ones, singular or plural, camelCase split: a service may serve routes
     # named after what its README talks about without declaring them
     assert not {"todo", "todos", "item", "items", "project", "projects", "owner", "owners", "message", "messages",
@@ -534,3 +536,92 @@ def test_a_service_that_trickles_its_headers_cannot_stretch_a_request():
     assert all(o.reason in (Reason.FINGERPRINT_TIMEOUT, Reason.ENDPOINT_ERROR) for o in result.observations.values())
     assert not any(result.results.values())
     assert elapsed < 4, f"two requests of at most 1 s each (a stall decides an endpoint) took {elapsed:.1f} s"
+
+
+VERIFIED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "repogenesis" / "verified"
+
+
+def _list_attackers() -> dict[str, object]:
+    """Services that know no route and answer 404 to a path by a published word list alone (red team round 12),
+    judged on the last literal segment of the path: each answers True (200) or False (404) for a path."""
+    from core.grading.probe_words import ACCESS_WORDS, NEVER_DRAWN, RESOURCE_NAMES, ROUTE_WORDS
+
+    def words(path: str) -> list[str]:
+        literal = [seg for seg in path.split("/") if seg and seg != "1"]
+        return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+", literal[-1])] if literal else []
+
+    def denying(listed):
+        return lambda path: not any(w in listed for w in words(path))
+
+    def admitting(listed):
+        return lambda path: any(w in listed for w in words(path))
+    every = RESOURCE_NAMES | ROUTE_WORDS | ACCESS_WORDS
+    return {"404 to resource names": denying(RESOURCE_NAMES), "404 to route words": denying(ROUTE_WORDS),
+            "404 to access words": denying(ACCESS_WORDS), "404 to every list": denying(every),
+            "200 to resource names": admitting(RESOURCE_NAMES), "200 to access words": admitting(ACCESS_WORDS),
+            "200 to route words": admitting(ROUTE_WORDS),
+            "200 to the words never drawn": admitting(NEVER_DRAWN)}
+
+
+def test_no_published_word_list_tells_lookalikes_from_the_verified_endpoints():
+    """Red team round 12: look-alikes were always words of RESOURCE_NAMES, and two thirds of the real path words of
+    RepoGenesis Verified were not, so a service answering 404 to any listed word and 200 to the rest, the same
+    service for every task, earned 191 of 287 endpoints (AC 10/10 on File_Relay). Look-alikes now come from the
+    pool of the word they replace: such a service earns an endpoint only when all of its look-alikes answer 404 and
+    the endpoint 200 (the probe's rule), here decided for every Verified endpoint, five times over."""
+    from core.grading.endpoints import extract_endpoints
+    from core.grading.probe import _lookalike_paths, concrete_path
+
+    readmes = sorted(VERIFIED.glob("*/README.md"))
+    assert len(readmes) == 30, f"RepoGenesis Verified is missing at {VERIFIED}"
+    earned, total = {name: 0 for name in _list_attackers()}, 0
+    for _ in range(5):
+        for readme in readmes:
+            text = readme.read_text()
+            endpoints = extract_endpoints(text)
+            concretes = sorted({concrete_path(e) for e in endpoints})
+            lookalikes = _lookalike_paths(concretes, lookalike_vocabulary(text, endpoints))
+            total += len(endpoints)
+            for name, answers in _list_attackers().items():
+                earned[name] += sum(answers(concrete_path(e)) and not any(answers(p) for p, *_ in
+                                                                          lookalikes[concrete_path(e)])
+                                    for e in endpoints)
+    shares = {name: round(n / total, 3) for name, n in earned.items()}
+    # the documented exception: endpoints named by words never drawn (`/health`: 10 of 287), and `/` itself
+    assert max(shares.values()) <= 0.05, shares
+
+
+def _gzip_of_zeros(size: int) -> bytes:
+    """gzip of `size` zero bytes, made a megabyte at a time."""
+    import zlib
+
+    packer, block = zlib.compressobj(9, zlib.DEFLATED, 31), bytes(1 << 20)
+    return b"".join([*(packer.compress(block) for _ in range(size >> 20)), packer.flush()])
+
+
+def test_a_compressed_bomb_is_read_as_sent_never_decoded(serve):
+    """Red team round 12: replies with `Content-Encoding: gzip, gzip` grew 5 KB on the wire into 3 GiB of the
+    worker's memory while the probe decoded them (the probe runs in the worker, outside every sandbox). The probe
+    asks for no compression and compares bodies as sent: here 256 MiB of zeros, gzipped twice, cost the probe less
+    than 8 MiB, and the route still counts (its compressed body differs from the "no such route" one)."""
+    import gzip
+    import tracemalloc
+
+    bomb = gzip.compress(_gzip_of_zeros(256 << 20))
+    headers = {"Content-Encoding": "gzip, gzip"}
+
+    def bombing(method, path, body):
+        if path == "/api/files":
+            return 200, "application/json", bomb, headers
+        return 404, "application/json", gzip.compress(gzip.compress(b'{"detail": "Not Found"}', mtime=0), mtime=0), \
+            headers
+
+    server = serve(bombing)
+    tracemalloc.start()
+    try:
+        result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/files")], timeout=5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.results == {E("GET", "/api/files"): True}, result.observations
+    assert peak < 8 << 20, f"the probe held {peak >> 20} MiB"
