@@ -71,8 +71,11 @@ MIDDLEWARE = [
 # --- sign-in throttles ------------------------------------------------------------------------
 # django-axes counts wrong passwords (login form, admin and API token alike) per address (the throttle: an address
 # guessing at any accounts is locked out) and per account *from that address*, and locks out for AXES_COOLOFF_TIME
-# after AXES_FAILURE_LIMIT of them; a right password resets the count. Never per account alone: anyone could then
-# lock any user out by typing wrong passwords for their name; the account still signs in from any other address.
+# after AXES_FAILURE_LIMIT of them; a right password resets that account's own count only (AXES_HANDLER:
+# leaderboard.signin_lockout; axes' own reset on success clears the whole address's count, so signing in to one's
+# own account, or signing up, between guesses at another's would guess without end). Never per account alone:
+# anyone could then lock any user out by typing wrong passwords for their name; the account still signs in from any
+# other address.
 # The address is REMOTE_ADDR (django-axes' default without django-ipware), for django-ratelimit and DRF's throttles too.
 #: How many reverse proxies in front of the site append the address they received a request from to X-Forwarded-For
 #: (docs/deploy.md "Settings"): config.client_address.ClientAddressMiddleware, the one reader of that header, sets
@@ -85,7 +88,8 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contri
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("LOGIN_LOCKOUT_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = True  # with AXES_HANDLER below: the signed-in account's attempts from that address only
+AXES_HANDLER = "leaderboard.signin_lockout.AccountOnlyResetHandler"
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 #: New accounts per address (django-ratelimit on /signup/): the daily quota is a team's, so accounts must not be free.
