@@ -289,15 +289,16 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Two queues (Celery "Routing Tasks"): `celery`, the default, carries the teams' work (uploads, endpoint runs,
-# notifications); `background` the platform's own: reference checks, the seeding and re-scoring runs
-# (EvaluationRun.background), the recovery sweeps. `make run` and `make worker` (scripts/worker.sh) start one worker
-# per queue, so no team's evaluation waits behind background work; a worker started without -Q serves both.
+# notification e-mails); `background` the platform's own: reference checks, the seeding and re-scoring runs
+# (EvaluationRun.background), the recovery sweeps, and the webhook deliveries (a team's slow receiver must never
+# hold an evaluation slot). `make run` and `make worker` (scripts/worker.sh) start one worker per queue, so no team's
+# evaluation waits behind background work; a worker started without -Q serves both.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 EVALUATION_BACKGROUND_QUEUE = "background"
 CELERY_TASK_QUEUES = tuple(_Queue(name, _Exchange(name), routing_key=name)
                            for name in (CELERY_TASK_DEFAULT_QUEUE, EVALUATION_BACKGROUND_QUEUE))
 CELERY_TASK_ROUTES = {f"evaluation.tasks.{name}": {"queue": EVALUATION_BACKGROUND_QUEUE}
-                      for name in ("reference_check", "runs_recover", "generations_recover")}
+                      for name in ("reference_check", "runs_recover", "generations_recover", "webhook_deliver")}
 # A sweep still waiting when the next one is due is dropped (`expires`), not run twice.
 CELERY_BEAT_SCHEDULE = {"runs-recover": {"task": "evaluation.tasks.runs_recover",
                                          "schedule": float(EVALUATION_STALE_SECONDS),

@@ -152,8 +152,10 @@ def submission_notify(submission_id: int) -> None:
 
 @shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=None)
 def webhook_deliver(self, delivery_id: int) -> None:
-    """One attempt at a webhook delivery (submissions.webhooks.delivery_attempt); a failed attempt is retried
-    after WEBHOOK_RETRY_BACKOFF_SECONDS, doubled at each retry, until WEBHOOK_MAX_ATTEMPTS are used."""
+    """One attempt at a webhook delivery (submissions.webhooks.delivery_attempt, at most WEBHOOK_TIMEOUT_SECONDS of
+    wall-clock time); a failed attempt is retried after WEBHOOK_RETRY_BACKOFF_SECONDS, doubled at each retry, until
+    WEBHOOK_MAX_ATTEMPTS are used. Routed to the background queue (CELERY_TASK_ROUTES), retries included: a team's
+    receiver never holds a slot that evaluates submissions."""
     if not webhooks.delivery_attempt(delivery_id=delivery_id).done:
         raise self.retry(countdown=settings.WEBHOOK_RETRY_BACKOFF_SECONDS * 2 ** self.request.retries)
 

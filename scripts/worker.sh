@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The workers of `make worker` and `make run`: one Celery worker for the teams' work (the default queue `celery`:
-# uploads, endpoint runs, notifications; EVALUATION_TASK_CONCURRENCY tasks at once) and one for the platform's
-# background work (queue `background`: reference checks, the seeding and re-scoring runs, the recovery sweeps; one
-# task at once) with the beat scheduler. The queues and routes are config/settings.py's (CELERY_TASK_ROUTES): no
-# upload waits behind background work, and a worker started without -Q still serves both.
+# uploads, endpoint runs, notification e-mails; EVALUATION_TASK_CONCURRENCY tasks at once) and one for the platform's
+# background work (queue `background`: reference checks, the seeding and re-scoring runs, the recovery sweeps, the
+# webhook deliveries; one task at once) with the beat scheduler. The queues and routes are config/settings.py's
+# (CELERY_TASK_ROUTES): no upload waits behind background work, and a worker started without -Q still serves both.
 #
 # Each worker runs in a process group of its own. INT or TERM (Ctrl-C) stops both at once with Celery's cold
 # shutdown (SIGQUIT) and SIGKILLs what is left of their groups after STOP_SECONDS (10): a task cut off is sent again

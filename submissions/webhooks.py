@@ -15,10 +15,13 @@ What a team's server receives (docs/lifecycle.md "Notifications"):
 The URL passes the agent endpoints' SSRF guard (submissions.agents.guard.check_url, AGENT_ALLOWED_NETWORKS) when
 it is registered and again before every attempt, and the request goes to the address the guard checked (no second
 DNS lookup). Redirects are never followed: a 3xx answer is a failed attempt, so no redirect can lead into the site
-or another local service. Only the answer's status is kept (at most WEBHOOK_READ_BYTES of its body are read).
+or another local service. Only the answer's status counts: its body is never read (so never decoded, whatever
+Content-Encoding it declares), and one attempt, connecting, sending and the status line with the headers, ends within
+WEBHOOK_TIMEOUT_SECONDS of wall-clock time, however slowly the receiver trickles its answer.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -46,8 +49,6 @@ log = logging.getLogger(__name__)
 SIGNATURE_HEADER = "X-RG-Signature"
 USER_AGENT = "RepoGenesis-Leaderboard-Webhook/1"
 SECRET_MIN_LENGTH = 16
-#: At most this much of an answer's body is read (it is never stored).
-WEBHOOK_READ_BYTES = 4096
 _SECRET_CHARS = set(string.ascii_letters + string.digits + string.punctuation)
 
 
@@ -130,40 +131,48 @@ class Attempt:
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:
-    """POST to the guard-checked address of `url` without following redirects: (status, error)."""
+    """POST `body` to the guard-checked address of `url` without following redirects: (HTTP status, error; "" when
+    delivered).
+
+    The whole exchange (connect, send, the status line and headers) ends within WEBHOOK_TIMEOUT_SECONDS of
+    wall-clock time: httpx's own timeouts bound each read, not their sum, so a receiver trickling one byte at a time
+    would stretch them without end. The answer's body is never read: nothing is decoded, whatever Content-Encoding it
+    declares. Raises UrlRefused (the guard), TimeoutError (past the deadline) and httpx.HTTPError (connection
+    errors, an answer that is not HTTP)."""
     target = _guard(url)  # again now: the name may resolve elsewhere than at registration
     pinned = httpx.URL(target.url).copy_with(host=target.address, port=target.port)
     default_port = 443 if target.scheme == "https" else 80
     host = f"[{target.host}]" if ":" in target.host else target.host
-    headers = {**headers, "Host": host if target.port == default_port else f"{host}:{target.port}"}
+    headers = {**headers, "Host": host if target.port == default_port else f"{host}:{target.port}",
+               "Accept-Encoding": "identity"}
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-    timeout = httpx.Timeout(settings.WEBHOOK_TIMEOUT_SECONDS)
-    with httpx.Client(trust_env=False, follow_redirects=False, timeout=timeout) as client:
-        request = client.build_request("POST", pinned, headers=headers, content=body, extensions=extensions)
-        response = client.send(request, stream=True)
-        try:
-            read = 0
-            for chunk in response.iter_bytes():
-                read += len(chunk)
-                if read >= WEBHOOK_READ_BYTES:
-                    break
-        finally:
-            response.close()
-    if 200 <= response.status_code < 300:
-        return response.status_code, ""
-    if 300 <= response.status_code < 400:
-        return response.status_code, (f"HTTP {response.status_code}: redirects are never followed; register the "
-                                      "final URL")
-    return response.status_code, f"HTTP {response.status_code}"
+    status = asyncio.run(_exchange(pinned, headers, body, extensions, float(settings.WEBHOOK_TIMEOUT_SECONDS)))
+    if 200 <= status < 300:
+        return status, ""
+    if 300 <= status < 400:
+        return status, f"HTTP {status}: redirects are never followed; register the final URL"
+    return status, f"HTTP {status}"
+
+
+async def _exchange(url: httpx.URL, headers: dict[str, str], body: bytes, extensions: dict, seconds: float) -> int:
+    """The status of one POST, all of it within `seconds` of wall-clock time (asyncio.timeout cancels whatever step
+    is under way and the connection is closed); the body of the answer is left unread."""
+    async with asyncio.timeout(seconds):
+        async with httpx.AsyncClient(trust_env=False, follow_redirects=False, timeout=httpx.Timeout(seconds)) as client:
+            request = client.build_request("POST", url, headers=headers, content=body, extensions=extensions)
+            response = await client.send(request, stream=True)
+            await response.aclose()
+            return response.status_code
 
 
 def delivery_attempt(*, delivery_id: int, max_attempts: int | None = None) -> Attempt:
     """Send a pending delivery once, signed with the team's current secret, and log the attempt on it.
 
     A 2xx answer delivers it. A refused URL, a removed webhook or an unreadable secret fail it for good; anything
-    else (a connection error, a time-out, a 3xx, 4xx or 5xx answer) fails the attempt, and the delivery fails once
-    `max_attempts` (default WEBHOOK_MAX_ATTEMPTS) are used. A delivery no longer pending is not sent again
-    (done=True)."""
+    else (a connection error, no status line and headers within WEBHOOK_TIMEOUT_SECONDS of wall-clock time, a 3xx,
+    4xx or 5xx answer) fails the attempt, and the delivery fails once `max_attempts` (default WEBHOOK_MAX_ATTEMPTS)
+    are used. A delivery no longer pending is not sent again (done=True). Never raises for what the receiver does;
+    one call takes at most about WEBHOOK_TIMEOUT_SECONDS (seconds) plus a DNS lookup."""
     max_attempts = max_attempts or settings.WEBHOOK_MAX_ATTEMPTS
     delivery = WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first()
     if delivery is None:
@@ -181,8 +190,9 @@ def delivery_attempt(*, delivery_id: int, max_attempts: int | None = None) -> At
             "X-RG-Delivery": str(delivery.pk), SIGNATURE_HEADER: signature(secret, body)})
     except (UrlRefused, SecretUnreadable) as exc:
         error, final = f"not sent: {exc}", True
-    except httpx.TimeoutException:
-        error = f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s"
+    except (httpx.TimeoutException, TimeoutError):
+        error = (f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s (the status line and headers must arrive "
+                 "within that time in all)")
     except httpx.HTTPError as exc:
         error = f"connection error ({type(exc).__name__})"
     entry = {"at": timezone.now().isoformat(), "status": status, "seconds": round(time.monotonic() - started, 3),

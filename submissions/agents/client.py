@@ -12,7 +12,9 @@ Rules (docs/agent-protocol.md "Limits"):
 - connection errors and 5xx answers are retried with exponential backoff (tenacity), `attempts` tries in
   all; timeouts and 4xx are not;
 - the whole exchange, polling included, ends at `deadline` seconds; bodies over `max_bytes` are refused
-  while they stream; proxies from the environment are ignored.
+  while they stream; proxies from the environment are ignored;
+- bodies are read raw (`iter_raw`), never decoded: an answer with a Content-Encoding other than identity is
+  refused before its body is read, so a few bytes on the wire can never inflate in the worker.
 """
 from __future__ import annotations
 
@@ -155,11 +157,20 @@ class _Exchange:
         return headers
 
     def _read(self, response: httpx.Response) -> bytes:
+        """The answer's body as sent on the wire, at most `max_bytes` of it, never decoded: an answer with a
+        Content-Encoding other than identity is refused before its body is read (we ask for identity; httpx would
+        otherwise inflate any declared encoding, stacked ones too, with no limit on what it makes of a few bytes)."""
+        encodings = [e.strip().lower() for e in response.headers.get_list("content-encoding", split_commas=True)]
+        if any(e and e != "identity" for e in encodings):
+            declared = ", ".join(e for e in encodings if e)[:60]
+            raise _Failure(f"the answer declares Content-Encoding: {declared}; the platform asks for identity "
+                           "(Accept-Encoding: identity) and refuses compressed answers: send the zip or tar.gz as "
+                           "the body itself")
         declared = response.headers.get("content-length", "")
         if declared.isascii() and declared.isdigit() and int(declared) > self.limits.max_bytes:
             raise _Failure(f"the answer is {declared} bytes, over the limit of {self.limits.max_bytes} bytes")
         chunks, total = [], 0
-        for chunk in response.iter_bytes():
+        for chunk in response.iter_raw():
             total += len(chunk)
             if total > self.limits.max_bytes:
                 raise _Failure(f"the answer is over the limit of {self.limits.max_bytes} bytes")
