@@ -2,16 +2,24 @@
 name, and which characters no text of the board may hold (the one owner of that rule: system names and their
 other fields, team names, published-results files).
 
-A name that only looks like another (other letter case, a Cyrillic "е" for a Latin "e", a zero-width space, a
-right-to-left override) would let one team impersonate another on the leaderboard. Names are therefore compared by
-their *skeleton*, in the spirit of Unicode Technical Standard #39 "Confusable Detection": NFKC, case folding, every character replaced by its ASCII prototype where it has one (see
-`_representatives`; data of the confusable-homoglyphs package, from Unicode's confusables.txt), spaces collapsed.
-Invisible and direction-control characters are refused outright, and so are names made only of digits (a numeric
-reference means a system's id: catalog.selectors.system_by_ref) and, in a system's name, "/" (the name is a path
+A name that only looks like another (other letter case, a Cyrillic "е" for a Latin "e", "rn" for "m", a zero-width
+space, a right-to-left override) would let one team impersonate another on the leaderboard. Names are therefore
+compared by their *skeleton* (`name_skeleton`), Unicode Technical Standard #39 "Unicode Security Mechanisms",
+section 4 "Confusable Detection": every character replaced by its prototype from Unicode's confusables.txt (the
+data of the confusable-homoglyphs package), multi-letter ones included ("m" -> "rn"), plus a few multi-letter
+look-alikes of our own (`EXTRA_PROTOTYPES`: "w" -> "vv", "d" -> "cl"), compared without letter case (NFKC and case
+folding around the mapping) and with spaces collapsed.
+
+A name may hold no character that is invisible or looks blank (`name_refused_character`): none of the categories
+refused in every text (REFUSED_CATEGORIES), no Default_Ignorable_Code_Point (`DEFAULT_IGNORABLE_RANGES`: combining
+grapheme joiner, variation selectors, Hangul fillers, tags ...), no blank-looking character (`BLANK_LOOKING`: the
+braille blank) and no whitespace but a plain space. Names made only of digits are refused (a numeric reference
+means a system's id: catalog.selectors.system_by_ref), and so is, in a system's name, "/" (the name is a path
 segment of the system's API address, /api/v1/systems/<name>/, which a "/" would split: `system_name_problem`).
 
-The same invisible characters are refused in every other text a system shows on the board (agent framework, base
-model, description: `text_problem`): a right-to-left override in a base model would reorder the rest of its row.
+The invisible characters of REFUSED_CATEGORIES are refused in every other text a system shows on the board (agent
+framework, base model, description: `text_problem`): a right-to-left override in a base model would reorder the
+rest of its row.
 """
 from __future__ import annotations
 
@@ -27,41 +35,79 @@ REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn", "Zl", "Zp"})
 MULTILINE_ALLOWED = frozenset("\n\r\t")
 MAX_LENGTH = 100
 
+#: The code points with the property Default_Ignorable_Code_Point, as inclusive (first, last) ranges: Unicode's
+#: DerivedCoreProperties.txt (Unicode 15.1 and 16.0, the same list). They are drawn as nothing by default (UTS #39
+#: section 4 removes them before comparing), so a name holding one would look like a name without it. Many are
+#: format characters (Cf) refused anyway; the others are not: U+034F COMBINING GRAPHEME JOINER, the Hangul fillers,
+#: U+17B4/U+17B5 Khmer inherent vowels, the Mongolian and the other variation selectors.
+DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),    # Cf SOFT HYPHEN
+    (0x034F, 0x034F),    # Mn COMBINING GRAPHEME JOINER
+    (0x061C, 0x061C),    # Cf ARABIC LETTER MARK
+    (0x115F, 0x1160),    # Lo HANGUL CHOSEONG FILLER..HANGUL JUNGSEONG FILLER
+    (0x17B4, 0x17B5),    # Mn KHMER VOWEL INHERENT AQ..KHMER VOWEL INHERENT AA
+    (0x180B, 0x180D),    # Mn MONGOLIAN FREE VARIATION SELECTOR ONE..THREE
+    (0x180E, 0x180E),    # Cf MONGOLIAN VOWEL SEPARATOR
+    (0x180F, 0x180F),    # Mn MONGOLIAN FREE VARIATION SELECTOR FOUR
+    (0x200B, 0x200F),    # Cf ZERO WIDTH SPACE..RIGHT-TO-LEFT MARK
+    (0x202A, 0x202E),    # Cf LEFT-TO-RIGHT EMBEDDING..RIGHT-TO-LEFT OVERRIDE
+    (0x2060, 0x2064),    # Cf WORD JOINER..INVISIBLE PLUS
+    (0x2065, 0x2065),    # Cn <reserved-2065>
+    (0x2066, 0x206F),    # Cf LEFT-TO-RIGHT ISOLATE..NOMINAL DIGIT SHAPES
+    (0x3164, 0x3164),    # Lo HANGUL FILLER
+    (0xFE00, 0xFE0F),    # Mn VARIATION SELECTOR-1..VARIATION SELECTOR-16
+    (0xFEFF, 0xFEFF),    # Cf ZERO WIDTH NO-BREAK SPACE
+    (0xFFA0, 0xFFA0),    # Lo HALFWIDTH HANGUL FILLER
+    (0xFFF0, 0xFFF8),    # Cn <reserved-FFF0>..<reserved-FFF8>
+    (0x1BCA0, 0x1BCA3),  # Cf SHORTHAND FORMAT LETTER OVERLAP..SHORTHAND FORMAT UP STEP
+    (0x1D173, 0x1D17A),  # Cf MUSICAL SYMBOL BEGIN BEAM..MUSICAL SYMBOL END PHRASE
+    (0xE0000, 0xE0000),  # Cn <reserved-E0000>
+    (0xE0001, 0xE0001),  # Cf LANGUAGE TAG
+    (0xE0002, 0xE001F),  # Cn <reserved-E0002>..<reserved-E001F>
+    (0xE0020, 0xE007F),  # Cf TAG SPACE..CANCEL TAG
+    (0xE0080, 0xE00FF),  # Cn <reserved-E0080>..<reserved-E00FF>
+    (0xE0100, 0xE01EF),  # Mn VARIATION SELECTOR-17..VARIATION SELECTOR-256
+    (0xE01F0, 0xE0FFF),  # Cn <reserved-E01F0>..<reserved-E0FFF>
+)
+#: Characters that are not default-ignorable but are drawn as a blank (a name holding one would look like a name
+#: with a space, or with nothing, there): U+2800 BRAILLE PATTERN BLANK (the Hangul fillers are in
+#: DEFAULT_IGNORABLE_RANGES). Whitespace other than a plain space is refused besides (`name_refused_character`).
+BLANK_LOOKING = frozenset("\u2800")
+#: Look-alikes that confusables.txt does not list, in its direction (a letter -> what it looks like): two-letter
+#: ones (it has "m" -> "rn" but not these), and "i" -> "l" because names are compared without letter case while
+#: confusables.txt maps a capital "I" to "l" ("SWIFT" must match "Swift", "AIpha" "Alpha"). Case folding runs
+#: before each use, so capitals are covered ("W" -> "vv").
+EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l"}
+
 
 @functools.cache
-def _representatives() -> dict[str, str]:
-    """char -> its prototype: the class of the ASCII letters or digits it is a confusable of (itself or its capital),
-    a class being ASCII letters and digits confusable with each other ("1", "l", "I", "i" -> "1"; "0", "O", "o" ->
-    "0"); chars with no ASCII confusable keep themselves. Non-ASCII chars are mapped one hop only: chaining
-    confusables of confusables would merge letters nobody confuses."""
+def _prototypes() -> dict[str, str]:
+    """char -> its prototype (one or more characters), the mapping of UTS #39 section 4's skeleton, from Unicode's
+    confusables.txt as the confusable-homoglyphs package ships it, plus EXTRA_PROTOTYPES; a char with no entry is
+    its own prototype. The package stores each line "source -> prototype" of confusables.txt both ways (a char ->
+    its confusables), so a source is a char with exactly one entry, whose target is a multi-character prototype or
+    has entries of its own; when two chars list only each other, the smaller is taken as the prototype of both."""
     from confusable_homoglyphs import utils
 
-    pairs: dict[str, set[str]] = {}  # both directions: the data lists some pairs one way only
+    near: dict[str, list[str]] = {}
     for char, homoglyphs in utils.load("confusables.json").items():
-        for homoglyph in homoglyphs:
-            other = homoglyph["c"].strip("\u200e\u200f")
-            pairs.setdefault(char, set()).add(other)
-            pairs.setdefault(other, set()).add(char)
-
-    def ascii_neighbours(char: str) -> set[str]:
-        near = pairs.get(char, set()) | pairs.get(char.upper(), set()) | pairs.get(char.lower(), set()) | {char}
-        return {c.casefold() for c in near if len(c) == 1 and c.isascii() and c.isalnum()}
-
-    # ASCII letters and digits that are confusables of each other form one class ("1", "l", "I", "i"; "0", "O", "o")
-    ascii_class: dict[str, str] = {c: c for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
-    changed = True
-    while changed:
-        changed = False
-        for char in ascii_class:
-            best = min((ascii_class[c] for c in ascii_neighbours(char) if c in ascii_class), key=ord)
-            if best != ascii_class[char]:
-                ascii_class[char], changed = best, True
+        near[char] = [h["c"].strip("\u200e\u200f") or h["c"] for h in homoglyphs]
     table: dict[str, str] = {}
-    for char in set(pairs) | {c.casefold() for c in pairs if len(c.casefold()) == 1}:
-        near = [ascii_class[c] for c in ascii_neighbours(char) if c in ascii_class]
-        if near:
-            table[char] = min(near, key=ord)
+    for char, others in near.items():
+        if len(char) != 1 or len(others) != 1 or others[0] == char:
+            continue
+        target = others[0]
+        if len(target) > 1 or len(near.get(target, ())) > 1:
+            table[char] = target
+        elif char > target:  # two chars listing only each other: one prototype for both
+            table[char] = target
+    table.update(EXTRA_PROTOTYPES)
     return table
+
+
+def _is_default_ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(first <= code <= last for first, last in DEFAULT_IGNORABLE_RANGES)
 
 
 def refused_character(text: str, *, multiline: bool = False) -> str | None:
@@ -82,15 +128,32 @@ def text_problem(text: str, *, what: str, multiline: bool = False) -> str | None
             "reorder text on the leaderboard; type it again without it.")
 
 
+def name_refused_character(name: str) -> str | None:
+    """The first character of `name` that no system or team name may hold, or None: what no text of the board may
+    hold (`refused_character`), a Default_Ignorable_Code_Point (DEFAULT_IGNORABLE_RANGES), a blank-looking
+    character (BLANK_LOOKING) or whitespace other than a plain space (U+0020)."""
+    for char in name:
+        if (unicodedata.category(char) in REFUSED_CATEGORIES or _is_default_ignorable(char)
+                or char in BLANK_LOOKING or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs"))):
+            return char
+    return None
+
+
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a system's or a team's name (a sentence saying what to change), or None when it can."""
+    """Why `name` cannot be a system's or a team's name (a sentence saying what to change), or None when it can:
+    blank, over MAX_LENGTH characters, holding a character `name_refused_character` refuses (the message names
+    it), or only digits."""
     if not name.strip():
         return "Give the system a name."
     if len(name) > MAX_LENGTH:
         return f"A name has at most {MAX_LENGTH} characters."
-    problem = text_problem(name, what="The name")
-    if problem:
-        return problem
+    char = name_refused_character(name)
+    if char is not None:
+        label = unicodedata.name(char, f"U+{ord(char):04X}")
+        kind = "a space other than a plain space" if char.isspace() or unicodedata.category(char) == "Zs" \
+            else "an invisible, blank-looking or control character"
+        return (f"The name holds {kind} ({label}, U+{ord(char):04X}), which would hide or reorder text or make "
+                "the name look like another on the leaderboard; type it again without it.")
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
     return None
@@ -107,9 +170,20 @@ def system_name_problem(name: str) -> str | None:
 
 
 def name_skeleton(name: str) -> str:
-    """The form two names are compared in (see the module docstring): equal skeletons mean names that look alike,
-    e.g. `Demo Agent Alpha`, `demo agent alpha` and `Dеmo Agent Alpha` (Cyrillic е) share one."""
-    table = _representatives()
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    mapped = "".join(table.get(char, char) for char in folded)
-    return " ".join(unicodedata.normalize("NFKC", mapped).split())
+    """The form two names are compared in: equal skeletons mean names that look alike, e.g. `Demo Agent Alpha`,
+    `demo agent alpha`, `Dеmo Agent Alpha` (Cyrillic е), `Derno Agent Alpha` ("rn") and `Dem0 Agent A1pha` share
+    one. UTS #39 section 4's skeleton (each character replaced by its prototype, `_prototypes`, then NFD), made
+    case-insensitive: NFKC before the mapping (on the letters as typed: a capital "I" is an "l"), case folding
+    after it, both repeated until nothing changes (a prototype's lower case may have a prototype of its own:
+    "0" -> "O" -> "o", "M" -> "m" -> "rn"); runs of
+    whitespace become one space, none at either end. Default-ignorable characters, which the standard drops, are
+    refused in names instead (`name_refused_character`); here they are dropped, so a name stored before that rule
+    still has a skeleton that matches its look."""
+    table = _prototypes()
+    text = "".join(char for char in unicodedata.normalize("NFKC", name) if not _is_default_ignorable(char))
+    for _ in range(4):  # a prototype is a fixed point; case folding takes at most a step or two more
+        mapped = unicodedata.normalize("NFD", "".join(table.get(char, char) for char in text)).casefold()
+        if mapped == text:
+            break
+        text = mapped
+    return " ".join(text.split())

@@ -1,0 +1,116 @@
+"""System and team names that hide characters or only look like another name are refused (catalog.names), on the
+service, the API and the web forms: every Default_Ignorable_Code_Point (combining grapheme joiner, variation
+selectors, Mongolian free variation selectors, Khmer inherent vowels, Hangul fillers), blank-looking characters
+(braille blank, any whitespace but a plain space), and names equal under the UTS #39 skeleton with its multi-letter
+confusables ("rn" for "m") and ours ("vv" for "w", "cl" for "d")."""
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from catalog.models import System, Team
+from catalog.names import name_problem, name_skeleton
+from catalog.services import system_create, team_for_user
+
+HIDDEN = [
+    ("Demo Agent\u034f Alpha", "COMBINING GRAPHEME JOINER"),
+    ("Demo Agent Alpha\ufe0f", "VARIATION SELECTOR-16"),
+    ("Demo Agent Alph\ufe00a", "VARIATION SELECTOR-1"),
+    ("Demo\u180bAgent", "MONGOLIAN FREE VARIATION SELECTOR ONE"),
+    ("Demo\u17b4Agent", "KHMER VOWEL INHERENT AQ"),
+    ("Demo\u3164Agent Alpha", "HANGUL FILLER"),
+    ("Demo\u115fAgent Alpha", "HANGUL CHOSEONG FILLER"),
+    ("Demo\uffa0Agent Alpha", "HALFWIDTH HANGUL FILLER"),
+    ("Demo\u2800Agent Alpha", "BRAILLE PATTERN BLANK"),
+    ("Demo\u00a0Agent Alpha", "NO-BREAK SPACE"),
+    ("Demo\u3000Agent Alpha", "IDEOGRAPHIC SPACE"),
+    ("Demo\u2009Agent Alpha", "THIN SPACE"),
+    ("Demo\U000e0041gent", "TAG LATIN CAPITAL LETTER A"),
+    ("Demo\U000e0100Agent", "VARIATION SELECTOR-17"),
+    ("\u180b", "MONGOLIAN FREE VARIATION SELECTOR ONE"),
+    ("\u17b4", "KHMER VOWEL INHERENT AQ"),
+]
+
+
+@pytest.fixture
+def owner(make_user, client):
+    user, token = make_user("owner")
+    client.force_login(user)
+    return user, {"HTTP_AUTHORIZATION": f"Token {token}"}
+
+
+@pytest.mark.parametrize("name, label", HIDDEN)
+def test_a_hidden_or_blank_looking_character_is_refused_by_the_api_with_its_name(owner, client, name, label):
+    _, auth = owner
+    resp = client.post("/api/v1/systems/", {"name": name}, **auth)
+    assert resp.status_code == 400, resp.content
+    message = resp.json()["name"][0]
+    assert f"({label}, U+{ord(next(c for c in name if unicodedata_name(c) == label)):04X})" in message, message
+    assert not System.objects.exists()
+
+
+def unicodedata_name(char: str) -> str:
+    import unicodedata
+
+    return unicodedata.name(char, "")
+
+
+@pytest.mark.parametrize("name, label", HIDDEN[:3])
+def test_the_web_form_refuses_a_hidden_character_in_a_system_name(owner, client, name, label):
+    resp = client.post("/systems/new/", {"name": name, "type": "agent"})
+    assert resp.status_code == 400
+    assert label in html.unescape(resp.content.decode())
+    assert not System.objects.exists()
+
+
+@pytest.mark.parametrize("lookalike", [
+    "Derno Agent Alpha",  # rn for m (Unicode's confusables.txt)
+    "Demo Agent A1pha",
+    "Demo Agent Aipha",  # a capital I is an l, and letter case does not count
+    "DERNO AGENT ALPHA",
+])
+def test_a_multi_letter_lookalike_is_refused(owner, lookalike):
+    team = team_for_user(user=owner[0])
+    system_create(team=team, name="Demo Agent Alpha")
+    with pytest.raises(ValidationError) as refused:
+        system_create(team=team, name=lookalike)
+    assert "already exists" in str(refused.value)
+
+
+@pytest.mark.parametrize("name, lookalike", [
+    ("Swift Coder", "Svvift Coder"),  # vv for w
+    ("Code Mind", "Coclе Mincl"),  # cl for d (and a Cyrillic е)
+    ("Wordsmith", "VVordsrnith"),
+    ("Mirror", "Mirrоr"),
+    ("Swift Coder", "SWIFT CODER"),
+    ("Нello Bot", "hello bot"),  # a Cyrillic capital en
+])
+def test_our_multi_letter_additions_are_lookalikes(owner, name, lookalike):
+    assert name_skeleton(name) == name_skeleton(lookalike)
+    team = team_for_user(user=owner[0])
+    system_create(team=team, name=name)
+    with pytest.raises(ValidationError):
+        system_create(team=team, name=lookalike)
+
+
+def test_names_that_differ_stay_apart():
+    assert name_skeleton("Demo Agent Alpha") != name_skeleton("Demo Agent Beta")
+    assert name_skeleton("Coder") != name_skeleton("Codex")
+    assert name_problem("Demo Agent Alpha") is None and name_problem("Agent β-2 (日本語)") is None
+
+
+def test_a_team_rename_is_refused_a_hidden_character_and_a_lookalike(owner, client, make_user):
+    user, auth = owner
+    team = team_for_user(user=user)
+    resp = client.patch(f"/api/v1/teams/{team.pk}/", {"name": "Demo\ufe0f"}, content_type="application/json",
+                        **auth)
+    assert resp.status_code == 400 and "VARIATION SELECTOR-16" in resp.content.decode()
+    other, _ = make_user("helper")
+    Team.objects.filter(pk=team_for_user(user=other).pk).update(name="Modern Team")
+    resp = client.patch(f"/api/v1/teams/{team.pk}/", {"name": "Moclern Tearn"}, content_type="application/json",
+                        **auth)
+    assert resp.status_code == 400 and "already exists" in resp.content.decode()
+    team.refresh_from_db()
+    assert team.name == "owner"
