@@ -15,7 +15,9 @@ from core.engine.archive import (
     ArchiveError,
     ArchiveLimits,
     extract_archive,
+    extract_repository,
     inspect_archive,
+    inspect_repository,
 )
 
 TASKS = ["TodoList", "Notes"]
@@ -618,7 +620,8 @@ def test_the_write_budget_stops_a_member_that_outgrows_it(tmp_path):
     from core.engine.archive import _copy_stream
 
     budget = [MIB + 10]
-    with pytest.raises(ArchiveError, match="more bytes than its header says"):
+    # The whole refusal, as the submitter reads it (its text mutated).
+    with pytest.raises(ArchiveError, match=r"^The archive unpacks to more bytes than its header says; it was refused\.$"):
         _copy_stream(io.BytesIO(bytes(3 * MIB)), tmp_path / "out.bin", budget)
     assert (tmp_path / "out.bin").stat().st_size <= MIB + 10
     budget = [3 * MIB]
@@ -659,3 +662,345 @@ def test_a_lone_folder_named_like_a_task_in_another_case_is_not_unwrapped(tmp_pa
     with zipfile.ZipFile(wrapped, "w") as zf:
         zf.writestr("run-1/TodoList/start.sh", "echo\n")
     assert inspect_archive(wrapped, task_names=["TodoList"]).prefix == "run-1"  # a real wrapper still is one
+
+
+# --- added for the mutation run of archive.py (docs/mutation.md); each comment names the mutants it kills -------
+def test_extraction_creates_every_missing_folder_in_any_entry_order(tmp_path):
+    # dest's parents missing (`dest.mkdir(parents=True)` made False/None); a nested file without folder entries
+    # (`target.parent.mkdir(parents=...)` mutated); a folder entry after a file inside it (`exist_ok` made False);
+    # an empty nested folder (`target.mkdir(parents=...)` mutated); a file executable only by others stays 0644
+    # (`mode & 0o100` made `& 65`).
+    archive = make_zip(tmp_path / "s.zip", [
+        ("TodoList/src/pkg/mod.py", b"x = 1\n"),
+        ("TodoList/src/", b""),
+        ("TodoList/empty/deeper/", b""),
+        ("TodoList/start.sh", b"echo\n", stat.S_IFREG | 0o641),
+    ])
+    dest = tmp_path / "runs" / "7" / "dest"
+
+    extract_archive(archive, dest, task_names=TASKS)
+
+    assert files_under(dest) == {"TodoList/src/pkg/mod.py", "TodoList/start.sh"}
+    assert (dest / "TodoList/empty/deeper").is_dir()
+    assert stat.S_IMODE((dest / "TodoList/start.sh").stat().st_mode) == 0o644
+
+
+def test_macos_metadata_is_never_written(tmp_path):
+    # `not name or name.startswith("__MACOSX")` made `and`, or its prefix mutated: the junk would be unpacked.
+    archive = make_zip(tmp_path / "s.zip", [("TodoList/app.py", b"x"), ("__MACOSX/TodoList/._app.py", b"junk")])
+    dest = tmp_path / "dest"
+    extract_archive(archive, dest, task_names=TASKS)
+    assert files_under(dest) == {"TodoList/app.py"}
+
+
+def test_a_lone_folder_beside_root_files_is_not_a_wrapper(tmp_path):
+    # `root_files` dropped (`None`): a README beside the folder would be lost with an unwrapping.
+    archive = make_zip(tmp_path / "s.zip", [("wrap/TodoList/app.py", b"x"), ("README.md", b"notes")])
+    manifest = inspect_archive(archive, task_names=TASKS)
+    assert (manifest.prefix, manifest.folders) == ("", ("wrap",))
+
+
+@pytest.mark.parametrize("entries, message", [
+    ([], "The archive is empty. It must hold one folder per task."),
+    ([("start.sh", b"x")], "The archive holds files but no task folder. Put each task's repository in a folder named "
+                           "exactly as the task (e.g. TodoList/start.sh)."),
+    # A file that is also the first folder of another path, with no folder entry (`range(1, ...)` made 2).
+    ([("TodoList/app", b"a file"), ("TodoList/app/x/main.py", b"inside"), ("Notes", b"a file"), ("Notes/y", b"z")],
+     "The archive holds 'Notes' both as a file and as a folder; rename one of them and create the archive again."),
+], ids=["empty", "no-task-folder", "file-and-folder"])
+def test_refusals_say_exactly_what_is_wrong(tmp_path, entries, message):
+    # Each refusal's text as the submitter reads it (the strings mutated, the clash's name dropped or unsorted).
+    archive = make_zip(tmp_path / "s.zip", entries)
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(archive, task_names=TASKS)
+    assert str(err.value) == message
+
+
+def test_a_name_too_long_for_the_file_system_under_dest_is_refused_and_cleaned_up(tmp_path):
+    # The OSError branch of extraction: its message (the strerror and the entry's name) and its clean-up
+    # (`shutil.rmtree(dest)` given None or no path).
+    segment = "n" * 200
+    dest = tmp_path.joinpath(*["d" * 200] * 7, "dest")
+    member = "TodoList/" + "/".join([segment] * 14) + "/f.txt"  # 2,828 bytes: accepted at inspection
+    archive = make_zip(tmp_path / "s.zip", [(member, b"x")])
+    assert len(str(dest / member).encode()) > 4096
+
+    with pytest.raises(ArchiveError) as err:
+        extract_archive(archive, dest, task_names=TASKS)
+
+    assert str(err.value) == (f"The archive could not be unpacked: File name too long ({segment}). Check for entries "
+                              "whose names clash (a file and a folder with the same name) and create the archive again.")
+    assert not dest.exists()
+
+
+def test_bytes_after_the_end_of_a_tar_are_refused_unless_zero(tmp_path):
+    # `chunk.strip(b"\0")` made `strip(b"XX\0XX")`: trailing "X" bytes would pass as padding.
+    archive = make_tar(tmp_path / "s.tar", GOOD)
+    archive.write_bytes(archive.read_bytes() + b"X" * 600)
+    with pytest.raises(ArchiveError, match="damaged"):
+        inspect_archive(archive, task_names=TASKS)
+    padded = make_tar(tmp_path / "p.tar", GOOD)
+    padded.write_bytes(padded.read_bytes() + bytes(600))
+    assert inspect_archive(padded, task_names=TASKS).folders == ("Notes", "TodoList")
+
+
+def test_a_tar_stream_is_read_forward_only(tmp_path):
+    """White-box: the bounded stream tarfile reads seeks forward (absolute or relative) and refuses to go back."""
+    from core.engine.archive import _BoundedTarStream, _Tally
+
+    archive = make_tar(tmp_path / "s.tar", GOOD)
+    stream = _BoundedTarStream(archive, _Tally(ArchiveLimits(), archive.stat().st_size))
+    try:
+        assert stream.seekable() is True
+        assert stream.seek(100) == 100 and stream.tell() == 100
+        assert stream.seek(50, os.SEEK_CUR) == 150  # relative (`+ offset` made `-`, or taken as absolute)
+        with pytest.raises(OSError, match="^a tar stream is read forward only$"):  # (`or` made `and`, the message)
+            stream.seek(10)
+        with pytest.raises(OSError, match="^a tar stream is read forward only$"):
+            stream.seek(0, os.SEEK_END)
+    finally:
+        stream.close()
+
+
+def test_tarfile_asking_for_an_earlier_member_is_refused(tmp_path):
+    """Through tarfile itself: a member already passed cannot be read again (the stream never goes back)."""
+    from core.engine.archive import _open_tar, _Tally
+
+    archive = make_tar(tmp_path / "s.tar", GOOD)
+    tf, stream = _open_tar(archive, _Tally(ArchiveLimits(), archive.stat().st_size))
+    try:
+        members = list(tf)
+        with pytest.raises(OSError, match="read forward only"):
+            tf.extractfile(members[0]).read()
+    finally:
+        stream.close()
+
+
+# An agent endpoint's answer: one repository (inspect_repository / extract_repository).
+@pytest.mark.parametrize("entries, prefix, folders, files", [
+    ([("start.sh", b"a"), ("src/app.py", b"bb"), ("src/", b"")], "", ("src",), {"start.sh", "src/app.py"}),
+    ([("repo/start.sh", b"a"), ("repo/src/app.py", b"bb")], "repo", ("repo",), {"start.sh", "src/app.py"}),
+    ([("repo/", b""), ("repo/start.sh", b"a"), ("repo/src/app.py", b"bb")], "repo", ("repo",),
+     {"start.sh", "src/app.py"}),
+    ([("one/a.py", b"a"), ("two/b.py", b"bb")], "", ("one", "two"), {"one/a.py", "two/b.py"}),
+    ([("repo/start.sh", b"a"), ("notes.txt", b"bb")], "", ("repo",), {"repo/start.sh", "notes.txt"}),
+], ids=["at-the-root", "one-folder", "one-folder-with-entry", "two-folders", "folder-and-root-file"])
+def test_a_repository_archive_is_unwrapped_only_when_one_folder_holds_everything(tmp_path, entries, prefix, folders,
+                                                                                  files):
+    # The prefix rule (one top folder and no root file), the folder list, counts and bytes, and the unpacked files.
+    archive = make_zip(tmp_path / "r.zip", entries)
+    manifest = inspect_repository(archive)
+    assert (manifest.prefix, manifest.folders) == (prefix, folders)
+    assert (manifest.members, manifest.total_bytes) == (len(entries), 3)
+    dest = tmp_path / "dest"
+    assert extract_repository(archive, dest) == manifest
+    assert files_under(dest) == files
+
+
+@pytest.mark.parametrize("entries", [[], [("repo/", b""), ("repo/src/", b"")]], ids=["nothing", "only-folders"])
+def test_an_empty_repository_archive_is_refused(tmp_path, entries):
+    archive = make_zip(tmp_path / "r.zip", entries)
+    with pytest.raises(ArchiveError) as err:
+        inspect_repository(archive)
+    assert str(err.value) == "The archive is empty. It must hold the repository's files."
+    with pytest.raises(ArchiveError):
+        extract_repository(archive, tmp_path / "dest")
+    assert not (tmp_path / "dest").exists()
+
+
+def test_a_repository_archive_gets_the_same_checks(tmp_path):
+    # Limits passed through (`limits=` dropped in inspect_repository / extract_repository).
+    archive = make_zip(tmp_path / "r.zip", [(f"f{i}.txt", b"x") for i in range(6)])
+    with pytest.raises(ArchiveError, match="more than 5 entries"):
+        inspect_repository(archive, limits=ArchiveLimits(max_members=5))
+    with pytest.raises(ArchiveError, match="more than 5 entries"):
+        extract_repository(archive, tmp_path / "dest", limits=ArchiveLimits(max_members=5))
+
+
+def test_layout_warnings_name_each_unknown_folder_with_a_case_hint(tmp_path):
+    # Each note's text, the case hint's lookup (lower-case on both sides) and the order of the folders.
+    archive = make_zip(tmp_path / "s.zip", [("todolist/app.py", b"x"), ("Extra/y", b"y"), ("Notes/z", b"z")])
+    manifest = inspect_archive(archive, task_names=TASKS)
+    assert manifest.layout_warnings(TASKS) == [
+        "folder 'Extra' matches no task of the split and is ignored",
+        "folder 'todolist' is not task 'TodoList': task names are case-sensitive, so 'TodoList' scores 0 as missing",
+    ]
+    assert manifest.layout_warnings(["TodoList", "Notes", "Extra", "todolist"]) == []
+
+
+def _tar_with_folder(path: Path, sizes: list[int]) -> Path:
+    folder = tarfile.TarInfo("TodoList")
+    folder.type = tarfile.DIRTYPE
+    return make_tar(path, [folder] + [(f"TodoList/f{i}.bin", os.urandom(n)) for i, n in enumerate(sizes)])
+
+
+NOT_AN_ARCHIVE = ("The file is not a .zip or .tar.gz archive. Pack one folder per task, e.g. `zip -r submission.zip "
+                  "TaskA TaskB` or `tar czf submission.tar.gz TaskA TaskB`.")
+
+
+@pytest.mark.parametrize("content", [b"", bytes(100), b"X" * 512, b"\x1f\x8bnot gzip at all"],
+                         ids=["empty-file", "short-zeros", "a-block-of-X", "bad-gzip"])
+def test_a_file_that_is_no_archive_gets_the_packing_hint(tmp_path, content):
+    # `len(block) == BLOCKSIZE and` made `or` (a short file of zeros taken for a tar), `strip(b"\0")` mutated (a block
+    # of "X" taken for an empty tar), the message dropped for a stream that fails to decompress.
+    path = tmp_path / "s.tar.gz"
+    path.write_bytes(content)
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(path, task_names=TASKS)
+    assert str(err.value) == NOT_AN_ARCHIVE
+
+
+def test_the_limits_are_inclusive_and_their_refusals_exact(tmp_path):
+    # Members: exactly max_members accepted (`>` made `>=`, the count starting at 1 or stepping by 2).
+    at_limit = make_tar(tmp_path / "m5.tar", [(f"TodoList/f{i}", b"x") for i in range(5)])
+    assert inspect_archive(at_limit, limits=ArchiveLimits(max_members=5), task_names=TASKS).members == 5
+    over = make_tar(tmp_path / "m6.tar", [(f"TodoList/f{i}", b"x") for i in range(6)])
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(over, limits=ArchiveLimits(max_members=5), task_names=TASKS)
+    assert str(err.value) == ("The archive holds more than 5 entries; remove build outputs, virtual environments and "
+                              "dependencies (node_modules, .venv, target).")
+    # Bytes: a folder entry counts 0 and exactly max_bytes is accepted (`>=`, the byte count starting at 1,
+    # `max(size, 1)`, a tar folder counted as 1 byte).
+    exact = _tar_with_folder(tmp_path / "b.tar", [1200, 800])
+    assert inspect_archive(exact, limits=ArchiveLimits(max_bytes=2000), task_names=TASKS).total_bytes == 2000
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(_tar_with_folder(tmp_path / "b1.tar", [1200, 801]), limits=ArchiveLimits(max_bytes=2000),
+                        task_names=TASKS)
+    assert str(err.value) == ("The archive unpacks to at least 2001 bytes, over the limit of 2000; remove build "
+                              "outputs and dependencies.")
+    # A zip's folder entry counts 0 too (`0 if member.is_dir` made 1).
+    zipped = make_zip(tmp_path / "b.zip", [("TodoList/", b""), ("TodoList/a", os.urandom(2000))])
+    assert inspect_archive(zipped, limits=ArchiveLimits(max_bytes=2000), task_names=TASKS).total_bytes == 2000
+
+
+@pytest.mark.parametrize("size, refused", [(2048, False), (2049, True)])
+def test_the_compression_ratio_is_measured_against_at_least_1024_bytes(tmp_path, size, refused):
+    # A tiny archive counts as 1024 bytes: 2048 bytes at ratio 2 pass, 2049 do not (`>` made `>=`, 1024 made 1025).
+    archive = make_zip(tmp_path / "s.zip", [("TodoList/zeros", bytes(size))])
+    assert archive.stat().st_size < 1024
+    limits = ArchiveLimits(max_ratio=2)
+    if refused:
+        with pytest.raises(ArchiveError) as err:
+            inspect_archive(archive, limits=limits, task_names=TASKS)
+        assert str(err.value) == ("The archive's compression ratio is over 2:1, which looks like an archive bomb; it "
+                                  "was refused.")
+    else:
+        assert inspect_archive(archive, limits=limits, task_names=TASKS).total_bytes == size
+
+
+def test_name_and_path_length_refusals_show_the_name_shortened(tmp_path):
+    # The shortened name (`part[:40]`, `part[-12:]` and the ellipsis mutated) and both messages; a path of exactly
+    # MEMBER_PATH_MAX_BYTES (3072) accepted (`>` made `>=`).
+    name = "x" * 100 + "y" * 156
+    archive = make_zip(tmp_path / "n.zip", [(f"TodoList/{name}", b"x")])
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(archive, task_names=TASKS)
+    assert str(err.value) == (f"The archive holds a file or folder name of 256 characters ('{'x' * 40}…{'y' * 12}'); "
+                              "names may be at most 255 bytes (the file system's limit), so it cannot be unpacked. "
+                              "Shorten it and create the archive again.")
+
+    def path_of(size: int) -> str:
+        parts = ["TodoList"]
+        while len("/".join(parts)) + 1 + 200 + 1 + 100 <= size:
+            parts.append("p" * 200)
+        return "/".join(parts + ["q" * (size - len("/".join(parts)) - 1)])
+
+    exact = make_zip(tmp_path / "exact.zip", [(path_of(3072), b"x")])
+    assert inspect_archive(exact, task_names=TASKS).folders == ("TodoList",)
+    long_path = path_of(3073)
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(make_zip(tmp_path / "long.zip", [(long_path, b"x")]), task_names=TASKS)
+    assert str(err.value) == (f"The archive holds a path of 3073 bytes ({long_path[:60] + '…' + long_path[-40:]!r}); "
+                              "paths may be at most 3072 bytes (a whole path on the file system at most 4096, and the "
+                              "evaluator's folders take the rest) and each file or folder name at most 255 bytes, so "
+                              "it cannot be unpacked. Move it up a few folders or shorten the names, and create the "
+                              "archive again.")
+
+
+@pytest.mark.parametrize("builder", ["zip", "tar"])
+def test_a_link_is_refused_by_name(tmp_path, builder):
+    # The refusal's text for both kinds of archive (its strings mutated).
+    if builder == "zip":
+        archive = make_zip(tmp_path / "s.zip", GOOD + [("TodoList/link", b"/etc/passwd", stat.S_IFLNK | 0o777)])
+    else:
+        archive = make_tar(tmp_path / "s.tar", GOOD + [tar_special("TodoList/link", tarfile.SYMTYPE, "/etc/passwd")])
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(archive, task_names=TASKS)
+    assert str(err.value) == ("The archive holds a link or special file ('TodoList/link'); only regular files and "
+                              "folders are accepted.")
+
+
+def test_a_drive_letter_alone_is_an_absolute_path(tmp_path):
+    # `len(name) > 1` made `> 2`: a member named "C:" would pass as a root file.
+    archive = make_zip(tmp_path / "s.zip", GOOD + [("C:", b"x")])
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(archive, task_names=TASKS)
+    assert str(err.value) == "The archive holds an absolute path ('C:'); use paths relative to the archive root."
+
+
+def test_a_zip_entry_with_permission_bits_only_is_a_regular_file(tmp_path):
+    # Some zip writers store only the permission bits: the type mask 0o170000 made 0o170001 would refuse this one.
+    archive = make_zip(tmp_path / "s.zip", [("TodoList/start.sh", b"echo\n", 0o755), ("TodoList/app.py", b"x")])
+    dest = tmp_path / "dest"
+    extract_archive(archive, dest, task_names=TASKS)
+    assert stat.S_IMODE((dest / "TodoList/start.sh").stat().st_mode) == 0o755
+
+
+def test_a_tar_with_trailing_data_or_a_header_after_an_under_reported_size_says_why(tmp_path):
+    # tarfile's own TarInfo instead of _StrictTarInfo, or the strict header's message dropped: an under-reported
+    # size would read as "data after the end-of-archive marker" or say nothing; that message's own text.
+    trailing = make_tar(tmp_path / "t.tar", GOOD)
+    trailing.write_bytes(trailing.read_bytes() + b"X" * 600)
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(trailing, task_names=TASKS)
+    assert str(err.value) == ("The archive is damaged and cannot be read (data after the end-of-archive marker). "
+                              "Create it again.")
+    src = real_tree(tmp_path / "src")
+    (src / "TodoList" / "app.py").write_bytes(os.urandom(5000))
+    archive = tmp_path / "s.tar.gz"
+    run_tool("tar", "czf", str(archive), "TodoList", "Notes", cwd=src)
+    _patch_tar_size(archive, "TodoList/app.py", 10)
+    with pytest.raises(ArchiveError, match=r"^The archive is damaged and cannot be read \(bad header at byte \d+: "):
+        inspect_archive(archive, task_names=TASKS)
+
+
+def test_the_tar_stream_stops_one_byte_past_its_bound(tmp_path):
+    """White-box: the bound is the declared bytes plus 8 KiB per member (one more for the next header) plus 1 MiB;
+    reading up to it is fine, the read that crosses it takes exactly one byte more and is refused. Kills the
+    bound's and the clamp's off-by-one mutants (`members + 1` made - 1 or + 2, `>` made `>=`, `+ 1` made + 2 or the
+    clamp's `-` made `+`, the count starting at 1)."""
+    from core.engine.archive import _BoundedTarStream, _Tally
+
+    bound = 8 * 1024 + 1024 * 1024  # no member counted yet
+    path = tmp_path / "plain.tar"
+    path.write_bytes(bytes(bound + 100))
+    stream = _BoundedTarStream(path, _Tally(ArchiveLimits(), path.stat().st_size))
+    try:
+        assert stream.bound() == bound
+        assert len(stream.read(bound)) == bound and stream.tell() == bound
+        with pytest.raises(ArchiveError) as err:
+            stream.read(100)
+        assert stream.tell() == bound + 1
+        assert str(err.value) == ("The archive holds more data than its headers say (or a header record too large to be "
+                                  "real); it was refused.")
+    finally:
+        stream.close()
+
+
+def test_the_tar_stream_reads_a_chunk_at_most_and_seeks_to_its_end(tmp_path):
+    """White-box: read() and read(-1) read one 64 KiB chunk, never the rest of the stream at once; read(0) reads
+    nothing; a seek past the end stops there and says where (`size < 0` made `<= 0` or `< 1`, `or` made `and`, the
+    chunk made None, `break` made `return`)."""
+    from core.engine.archive import _BoundedTarStream, _Tally
+
+    path = tmp_path / "plain.tar"
+    path.write_bytes(bytes(200 * 1024))
+    stream = _BoundedTarStream(path, _Tally(ArchiveLimits(), path.stat().st_size))
+    try:
+        assert stream.read(0) == b"" and stream.tell() == 0
+        assert len(stream.read()) == 64 * 1024
+        assert len(stream.read(-1)) == 64 * 1024
+        assert len(stream.read(None)) == 64 * 1024
+        assert stream.seek(10**6) == 200 * 1024
+    finally:
+        stream.close()
