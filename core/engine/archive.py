@@ -13,6 +13,8 @@ first member that crosses one (a 1 GiB member is refused at its header, before a
 a tar stream is never decompressed beyond its members' declared sizes plus a small allowance per member (a header
 that under-reports its member's size, or a huge pax record, is refused there), and a zip's sizes come from its
 central directory (nothing is decompressed to inspect it; extraction reads each member up to its declared size).
+A zip's declared entry count and central-directory size are checked from its end records before zipfile reads the
+directory (`_zip_directory_check`), so a directory of 400,000 entries is refused without being parsed.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import lzma
 import os
 import shutil
 import stat
+import struct
 import tarfile
 import zipfile
 import zlib
@@ -166,8 +169,7 @@ class _Tally:
         self.bytes += max(size, 0)
         limits = self.limits
         if self.members > limits.max_members:
-            raise ArchiveError(f"The archive holds more than {limits.max_members} entries; remove build "
-                               "outputs, virtual environments and dependencies (node_modules, .venv, target).")
+            raise _too_many_entries(limits)
         if self.bytes > limits.max_bytes:
             raise ArchiveError(f"The archive unpacks to at least {self.bytes} bytes, over the limit of "
                                f"{limits.max_bytes}; remove build outputs and dependencies.")
@@ -270,6 +272,82 @@ def _tar_member(info: tarfile.TarInfo, tally: _Tally) -> _Member:
     return member
 
 
+#: Bytes one entry may take in a zip's central directory on average (its 46-byte header, name, extra field and
+#: comment): the directory may be at most `max_members` times this. Real archives use 100-300 (a name of 50-200
+#: bytes, the 24-36 byte time and owner extras of Info-ZIP and Windows); the limit bounds what is read at all.
+ZIP_DIRECTORY_BYTES_PER_ENTRY = 1024
+# APPNOTE.TXT (PKWARE, 6.3.10), https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT: 4.3.16 end of central
+# directory record, 4.3.15 zip64 end of central directory locator, 4.3.14 zip64 end of central directory record,
+# 4.3.12 central directory file header.
+_EOCD = struct.Struct("<4s4H2LH")  # signature, disk, disk of the directory, entries here, entries, size, offset, comment
+_EOCD64_LOCATOR = struct.Struct("<4sLQL")  # signature, disk of the zip64 record, its offset, disks
+_EOCD64 = struct.Struct("<4sQ2H2L4Q")  # signature, record size, made by, needed, disk, disk of dir, entries here,
+#                                        entries, directory size, directory offset
+_CENTRAL_HEADER = struct.Struct("<4s4B4HL2L5H2L")
+_CENTRAL_SIGNATURE = b"PK\x01\x02"
+
+
+def _too_many_entries(limits: ArchiveLimits) -> ArchiveError:
+    return ArchiveError(f"The archive holds more than {limits.max_members} entries; remove build "
+                        "outputs, virtual environments and dependencies (node_modules, .venv, target).")
+
+
+def _zip_directory_check(path: Path, limits: ArchiveLimits) -> None:
+    """Refuse a zip whose central directory is over the limits before zipfile reads it (zipfile parses the whole
+    directory into a ZipInfo per entry first: 400,000 empty entries cost seconds of CPU and 200 MiB).
+
+    Reads the end of central directory record (APPNOTE.TXT 4.3.16) where zipfile finds it (the last 22 bytes,
+    else the last signature in the final 64 KiB + 22 bytes) and, when the zip64 locator (4.3.15) stands before
+    it, the zip64 end record (4.3.14) that zipfile then uses. Raises ArchiveError with the entry-limit message
+    when the declared number of entries is over `limits.max_members` or the directory's size over
+    `limits.max_members * ZIP_DIRECTORY_BYTES_PER_ENTRY` bytes; as damaged when the directory would not fit in
+    the file before its end record. Then counts the directory's entries (4.3.12 headers, at most
+    `max_members + 1` of them read), so a record that under-declares its entries is refused the same way.
+    Returns None; leaves anything else (no end record at all, a bad header) to zipfile's own errors.
+    """
+    with open(path, "rb", buffering=_CHUNK) as raw:
+        file_size = raw.seek(0, os.SEEK_END)
+        tail_start = max(file_size - (1 << 16) - _EOCD.size, 0)
+        raw.seek(tail_start)
+        tail = raw.read()
+        if tail[-_EOCD.size:-_EOCD.size + 4] == b"PK\x05\x06" and tail[-2:] == b"\0\0":
+            at = len(tail) - _EOCD.size
+        else:
+            at = tail.rfind(b"PK\x05\x06")
+        if at < 0 or len(tail) - at < _EOCD.size:
+            return  # not a zip after all: zipfile says so
+        end_at = tail_start + at
+        _, _, _, _, entries, dir_size, _, _ = _EOCD.unpack_from(tail, at)
+        directory_end = end_at
+        if end_at >= _EOCD64_LOCATOR.size + _EOCD64.size:
+            raw.seek(end_at - _EOCD64_LOCATOR.size)
+            locator = raw.read(_EOCD64_LOCATOR.size)
+            if locator[:4] == b"PK\x06\x07":
+                raw.seek(end_at - _EOCD64_LOCATOR.size - _EOCD64.size)  # where zipfile reads it
+                record = raw.read(_EOCD64.size)
+                if record[:4] == b"PK\x06\x06":
+                    _, _, _, _, _, _, _, entries, dir_size, _ = _EOCD64.unpack(record)
+                    directory_end = end_at - _EOCD64_LOCATOR.size - _EOCD64.size
+        if entries > limits.max_members or dir_size > limits.max_members * ZIP_DIRECTORY_BYTES_PER_ENTRY:
+            raise _too_many_entries(limits)
+        if dir_size > directory_end:
+            raise ArchiveError(f"The archive is damaged and cannot be read (its central directory of {dir_size} "
+                               f"bytes does not fit in the file of {file_size} bytes). Create it again.")
+        raw.seek(directory_end - dir_size)
+        counted = read = 0
+        while read < dir_size:
+            header = raw.read(_CENTRAL_HEADER.size)
+            if len(header) < _CENTRAL_HEADER.size or header[:4] != _CENTRAL_SIGNATURE:
+                return  # zipfile refuses it as damaged
+            fields = _CENTRAL_HEADER.unpack(header)
+            variable = fields[12] + fields[13] + fields[14]  # name, extra field, comment lengths
+            raw.seek(variable, os.SEEK_CUR)
+            read += _CENTRAL_HEADER.size + variable
+            counted += 1
+            if counted > limits.max_members:
+                raise _too_many_entries(limits)
+
+
 def _zip_member(info: zipfile.ZipInfo, tally: _Tally) -> _Member:
     """Check one zip entry of the central directory (type, name, limits); nothing is decompressed."""
     mode = (info.external_attr >> 16) & 0o170000
@@ -282,6 +360,7 @@ def _zip_member(info: zipfile.ZipInfo, tally: _Tally) -> _Member:
 
 
 def _zip_members(path: Path, tally: _Tally) -> list[_Member]:
+    _zip_directory_check(path, tally.limits)
     with zipfile.ZipFile(path) as zf:
         return [_zip_member(info, tally) for info in zf.infolist()]
 
