@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.grading.untrusted_files import walk_untrusted
+
 START_SCRIPT = "start.sh"
 MAX_DEPTH = 3
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "target"}
@@ -27,12 +29,16 @@ def find_start_script(repo: Path) -> Path | None:
         if inside(repo, candidate):
             return candidate
     found: list[tuple[int, str, Path]] = []
-    for path in repo.rglob(START_SCRIPT):
-        rel = path.relative_to(repo)
-        if len(rel.parts) - 1 > MAX_DEPTH or SKIP_DIRS.intersection(rel.parts[:-1]):
-            continue
-        if inside(repo, path):
-            found.append((len(rel.parts), rel.as_posix(), path))
+    # Folders below depth MAX_DEPTH are never entered: a tree the install made 1,200 levels deep is no concern
+    # here (pathlib's rglob recursed into it and raised RecursionError, issue 15).
+    for folder, rel_folder, dirs, files in walk_untrusted(repo, max_depth=MAX_DEPTH):
+        depth = 0 if rel_folder == "." else rel_folder.count("/") + 1
+        dirs[:] = [] if depth >= MAX_DEPTH else [d for d in dirs if d not in SKIP_DIRS]
+        if START_SCRIPT in files:
+            path = Path(folder) / START_SCRIPT
+            rel = path.relative_to(repo)
+            if inside(repo, path):
+                found.append((len(rel.parts), rel.as_posix(), path))
     return min(found)[2] if found else None
 
 

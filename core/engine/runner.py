@@ -17,7 +17,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.grading.endpoints import Endpoint, static_routes_match
+from core.grading.endpoints import Endpoint
+from core.grading.static_routes import static_routes_check
 from core.grading.junit import JUnitError, JUnitResult, Status, parse_junit
 from core.grading.probe import lookalike_vocabulary, probe_endpoints
 from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
@@ -486,10 +487,11 @@ class TaskRun:
         planted = {p.relative_to(self.spec.hidden_dir / "src" / "test").as_posix(): p.read_bytes()
                    for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()}
         planted[f"java/{self.sentinels.java_class}.java"] = self.sentinels.java_source().encode()
-        found = {p.relative_to(tests).as_posix(): p for p in tests.rglob("*") if p.is_file() or p.is_symlink()}
+        found = {name if folder_rel == "." else f"{folder_rel}/{name}": Path(folder) / name
+                 for folder, folder_rel, _, files in untrusted_tree.walk_untrusted(tests) for name in files}
         for rel in sorted(set(planted) | set(found)):
-            path = found.get(rel)
-            if path is None or path.is_symlink() or rel not in planted or path.read_bytes() != planted[rel]:
+            path = found.get(rel)  # a link, FIFO or device is never read (read_regular gives None)
+            if path is None or rel not in planted or untrusted_tree.read_regular(path) != planted[rel]:
                 return f"src/test/{rel}"
         return None
 
@@ -518,25 +520,32 @@ class TaskRun:
                 self.on_phase(Phase.TEARDOWN.value)
         except _Stop as stop:
             outcome, detail = stop.outcome, stop.detail
+        except untrusted_tree.UntrustedTreeError as exc:  # a tree the submission made: its outcome, not a fault
+            outcome = "build_failed" if self.spec.language == "java" else "install_failed"
+            detail = f"{exc}: the platform does not inspect such a tree"
         finally:
             maven_repo.release(self.work.test_m2)
             maven_repo.release(self.work.env)
             workspace.remove(self.work.root)
+        endpoints = self._endpoint_evidence()
+        detail = (team_view.relative_paths(detail, work_root=self.work.root)
+                  or f"all {self.total} hidden tests passed")
         return TaskEvaluation(
             task=self.spec.name, outcome=outcome, dsr=self.dsr, tests_passed=self.passed, tests_total=self.total,
-            endpoints=self._endpoint_evidence(), durations=self.durations,
+            endpoints=endpoints, durations=self.durations,
             logs={name: team_view.relative_paths(clean_log(text), work_root=self.work.root)
                   for name, text in self.logs.items()}, cases=self.cases,
-            detail=(team_view.relative_paths(detail, work_root=self.work.root)
-                    or f"all {self.total} hidden tests passed"),
+            detail=detail + (f"; {self.static_stopped}" if self.static_stopped else ""),
         )
 
     def _endpoint_evidence(self) -> tuple[EndpointEvidence, ...]:
         endpoints = [Endpoint.of(m, p) for m, p in self.spec.endpoints]
         undecided = [e for e in endpoints if self.probe.get(e) is None]
+        self.static_stopped: str | None = None  # why the static check stopped early (its budget), for the detail
         static = {}
         if undecided and self.repo_src is not None and self.repo_src.is_dir():
-            static = static_routes_match(repo_dir=self.repo_src, endpoints=undecided)
+            check = static_routes_check(repo_dir=self.repo_src, endpoints=undecided)
+            static, self.static_stopped = check.found, check.stopped
         evidence = []
         for e in endpoints:
             verdict = self.probe.get(e)

@@ -6,7 +6,6 @@ expressions over comment-stripped text); nothing of the submission is imported o
 """
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -15,11 +14,18 @@ from pathlib import Path
 from . import _source as src
 from .dispatch_routes import dispatch_routes, is_dispatcher
 from .paths import HTTP_METHODS, Endpoint, normalize_path
+from .untrusted_files import UntrustedTreeError, walk_untrusted
 
 #: Files larger than this are not read.
 MAX_FILE_BYTES = 1024 * 1024
 #: At most this many source files are read per repository.
 MAX_FILES = 5000
+#: The whole static check of one repository costs at most this much host CPU (issue 15: one 32 KB file of "f(" took
+#: 80 s): characters of work (each file's text once, each argument list analysed; the 30 reference solutions of
+#: RepoGenesis Verified take 0.6 M at most) and seconds. Past either, the check stops where it is: the routes found
+#: so far count, and the task's detail says the check stopped.
+BUDGET_CHARS = 10_000_000
+BUDGET_SECONDS = 10.0
 SOURCE_SUFFIXES = (".py", ".java", ".kt", ".js", ".ts")
 SKIP_DIRS = frozenset({"node_modules", ".venv", "venv", "target", "tests", "__pycache__", "site-packages"})
 
@@ -59,6 +65,16 @@ class RouteScan:
 
     routes: tuple[Route, ...]
     prefixes: frozenset[str]
+    stopped: str | None = None
+
+
+@dataclass(frozen=True)
+class StaticCheck:
+    """The static check's answer: `found` {endpoint: True when declared}, and `stopped`, a sentence saying why the
+    scan stopped before the end of the repository (budget spent, tree too deep), or None when it read everything."""
+
+    found: dict[Endpoint, bool]
+    stopped: str | None = None
 
 
 def static_routes_match(*, repo_dir: Path, endpoints: list[Endpoint]) -> dict[Endpoint, bool]:
@@ -95,9 +111,21 @@ def static_routes_match(*, repo_dir: Path, endpoints: list[Endpoint]) -> dict[En
     Path literals are compared after `normalize_path` (so `<int:id>`, `{id}`, `:id` all match `{param}`), with
     every repository-wide prefix (and pairs of them) tried in front of `exact` literals.
     Returns {endpoint: bool} for every given endpoint. Never raises for unreadable files (they are skipped).
+    The scan is bounded (BUDGET_CHARS, BUDGET_SECONDS, folders at most MAX_TREE_DEPTH deep): `static_routes_check`
+    also says when it stopped early.
     """
-    scan = scan_routes(repo_dir)
-    return {endpoint: route_declared(scan=scan, endpoint=endpoint) for endpoint in endpoints}
+    return static_routes_check(repo_dir=repo_dir, endpoints=endpoints).found
+
+
+def static_routes_check(*, repo_dir: Path, endpoints: list[Endpoint], budget_chars: int = BUDGET_CHARS,
+                        budget_seconds: float = BUDGET_SECONDS) -> StaticCheck:
+    """`static_routes_match` and whether the scan stopped early: the scan of `repo_dir` costs at most
+    `budget_chars` characters of work and `budget_seconds` of wall-clock time; past either (or at a folder nested
+    deeper than MAX_TREE_DEPTH) it stops, the routes found so far count and `stopped` says why. Never raises for
+    what the repository holds."""
+    scan = scan_routes(repo_dir, budget=src.Budget(budget_chars, budget_seconds))
+    found = {endpoint: route_declared(scan=scan, endpoint=endpoint) for endpoint in endpoints}
+    return StaticCheck(found, scan.stopped)
 
 
 def route_declared(*, scan: RouteScan, endpoint: Endpoint) -> bool:
@@ -126,28 +154,39 @@ def route_declared(*, scan: RouteScan, endpoint: Endpoint) -> bool:
     return False
 
 
-def scan_routes(repo_dir: Path) -> RouteScan:
+def scan_routes(repo_dir: Path, budget: src.Budget | None = None) -> RouteScan:
     """All route declarations and path prefixes in the non-test source files of `repo_dir` (see
-    `static_routes_match` for what is recognised and skipped). A missing directory gives an empty scan."""
+    `static_routes_match` for what is recognised and skipped). A missing directory gives an empty scan.
+    `budget` (default: BUDGET_CHARS, BUDGET_SECONDS) bounds the work; when it runs out, or a folder is nested deeper
+    than MAX_TREE_DEPTH, the scan stops there: what was found counts and `stopped` says why."""
+    if budget is None:
+        budget = src.Budget(BUDGET_CHARS, BUDGET_SECONDS)
     routes: list[Route] = []
     prefixes: set[str] = {""}
-    for path in _source_files(Path(repo_dir)):
-        try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            continue
-        rel = path.relative_to(repo_dir).as_posix()
-        python = path.suffix == ".py"
-        code = src.strip_hash_comments(text) if python else src.strip_c_comments(text)
-        found, found_prefixes = _python_routes(code, rel) if python else _jvm_js_routes(code, rel)
-        routes.extend(found)
-        if is_dispatcher(code):
-            routes.extend(
-                Route(methods, literal, PREFIX if is_prefix else EXACT, rel)
-                for methods, literal, is_prefix in dispatch_routes(code, python=python)
-            )
-        prefixes.update(found_prefixes)
-    return RouteScan(tuple(routes), frozenset(prefixes))
+    stopped = None
+    try:
+        for path in _source_files(Path(repo_dir)):
+            try:
+                text = path.read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                continue
+            budget.charge(len(text))
+            rel = path.relative_to(repo_dir).as_posix()
+            python = path.suffix == ".py"
+            code = src.strip_hash_comments(text) if python else src.strip_c_comments(text)
+            found, found_prefixes = _python_routes(code, rel, budget) if python else _jvm_js_routes(code, rel, budget)
+            routes.extend(found)
+            if is_dispatcher(code):
+                routes.extend(
+                    Route(methods, literal, PREFIX if is_prefix else EXACT, rel)
+                    for methods, literal, is_prefix in dispatch_routes(code, python=python)
+                )
+            prefixes.update(found_prefixes)
+    except src.BudgetExceeded as exc:
+        stopped = f"the static route check stopped early: the repository has {exc}"
+    except UntrustedTreeError as exc:
+        stopped = f"the static route check stopped early: {exc}"
+    return RouteScan(tuple(routes), frozenset(prefixes), stopped)
 
 
 # --- files -----------------------------------------------------------------------------------------------------
@@ -158,20 +197,17 @@ _TEST_FILE = re.compile(
 
 
 def _source_files(root: Path) -> Iterator[Path]:
-    if not root.is_dir():
-        return
     count = 0
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _, dirnames, filenames in walk_untrusted(root):  # links are files there, never followed
         here = Path(dirpath)
-        dirnames[:] = sorted(
+        dirnames[:] = [
             d
             for d in dirnames
             if not d.startswith(".")
             and d not in SKIP_DIRS
             and not (d == "test" and here.name == "src")
-            and not (here / d).is_symlink()
-        )
-        for name in sorted(filenames):
+        ]
+        for name in filenames:
             path = here / name
             if not name.endswith(SOURCE_SUFFIXES) or _TEST_FILE.match(name) or path.is_symlink():
                 continue
@@ -188,6 +224,8 @@ def _source_files(root: Path) -> Iterator[Path]:
 
 # --- Python ----------------------------------------------------------------------------------------------------
 
+#: How far before a router call `x = APIRouter(` is looked for (characters).
+_ASSIGN_WINDOW = 1024
 _PY_CALL = re.compile(r"(@\s*)?(?<![\w.])(?:([\w.]+)\.)?(\w+)\s*\(")
 _PY_VERBS = {m.lower(): m for m in HTTP_METHODS}
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>[^()]*(?:\([^()]*\)[^()]*)*\)")
@@ -214,27 +252,29 @@ def _django_regex(literal: str) -> str:
     return literal.strip("^$").replace("\\", "")
 
 
-def _python_routes(text: str, rel: str) -> tuple[list[Route], set[str]]:
+_ON_CLASS = re.compile(r"\s*(?:@[^\n]*\n\s*)*class\b")
+
+
+def _python_routes(text: str, rel: str, budget: src.Budget | None = None) -> tuple[list[Route], set[str]]:
     routes: list[Route] = []
     prefixes: set[str] = set()
     # Routers/blueprints assigned to a name in this file bind their prefix to that name's routes.
     bound: dict[str, str] = {}
     for m in re.finditer(r"(?m)^\s*(\w+)\s*(?::[^=\n]*)?=\s*(?:[\w.]+\.)?(APIRouter|Blueprint|Namespace)\s*\(", text):
-        args = src.balanced(text, m.end() - 1) or ""
+        args = src.balanced(text, m.end() - 1, budget) or ""
         prefix = _py_str(src.keyword_arg(args, "prefix", "url_prefix", "path"))
         if prefix:
             bound[m.group(1)] = prefix
     for m in _PY_CALL.finditer(text):
         decorator, receiver, name = m.group(1), m.group(2), m.group(3)
-        args = src.balanced(text, m.end() - 1)
+        args = src.balanced(text, m.end() - 1, budget)
         if args is None:
             continue
         positional = src.positional_args(args)
         first = _py_str(positional[0]) if positional else None
         if first is None and name not in ("add_route",):
             first = _py_str(src.keyword_arg(args, "path", "rule", "route"))
-        after = text[m.end() - 1 + len(args) + 2 :]
-        on_class = bool(re.match(r"\s*(?:@[^\n]*\n\s*)*class\b", after))
+        on_class = bool(_ON_CLASS.match(text, m.end() - 1 + len(args) + 2))
         own_prefix = bound.get(receiver or "", "")
 
         def add(methods: frozenset[str] | None, path: str | None, kind: str = EXACT) -> None:
@@ -243,7 +283,11 @@ def _python_routes(text: str, rel: str) -> tuple[list[Route], set[str]]:
 
         if name in ("APIRouter", "Blueprint", "Namespace", "include_router", "register_blueprint", "add_namespace"):
             prefix = _py_str(src.keyword_arg(args, "prefix", "url_prefix", "path"))
-            if prefix and not re.search(rf"\b\w+\s*(?::[^=\n]*)?=\s*(?:[\w.]+\.)?{name}\s*\($", text[: m.end()]):
+            assigned = re.compile(rf"\b\w+\s*(?::[^=\n]*)?=\s*(?:[\w.]+\.)?{name}\s*\($")
+            # the statement's own line(s) only, not a copy of everything before it (quadratic in the file)
+            if budget is not None:
+                budget.charge(_ASSIGN_WINDOW)
+            if prefix and not assigned.search(text, max(0, m.start() - _ASSIGN_WINDOW), m.end()):
                 prefixes.add(prefix)
             continue
 
@@ -296,7 +340,7 @@ _JS_CALL = re.compile(
     rf"(?<![\w$.])(?:([\w$.]+)\s*\.\s*)?({_LOWER_M})\s*\(\s*(\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`)\s*([,)])"
 )
 _ROUTE_CHAIN = re.compile(r"\.\s*route\s*\(\s*(\"[^\"\n]*\"|'[^'\n]*')\s*\)")
-_CHAIN_VERB = re.compile(rf"^\s*\.\s*({_LOWER_M})\s*\(")
+_CHAIN_VERB = re.compile(rf"\s*\.\s*({_LOWER_M})\s*\(")  # matched at a position: no copies of the text
 
 
 def _annotation_paths(args: str | None) -> list[str]:
@@ -321,12 +365,12 @@ def _annotation_methods(args: str | None) -> frozenset[str] | None:
     return frozenset(re.findall(rf"\b({_M})\b", expr)) or None
 
 
-def _jvm_js_routes(text: str, rel: str) -> tuple[list[Route], set[str]]:
+def _jvm_js_routes(text: str, rel: str, budget: src.Budget | None = None) -> tuple[list[Route], set[str]]:
     routes: list[Route] = []
     prefixes: set[str] = set()
     # A class-level mapping prefixes the annotated routes of that class (those after it in the file).
     class_prefixes = [""]
-    for block in src.annotation_blocks(text):
+    for block in src.annotation_blocks(text, budget):
         if block.on_type:
             class_prefixes = [""]
             for a in block.annotations:
@@ -357,13 +401,15 @@ def _jvm_js_routes(text: str, rel: str) -> tuple[list[Route], set[str]]:
     for m in re.finditer(rf"HandlerType\.({_M})\s*,\s*\"([^\"\n]*)\"", text):
         routes.append(Route(frozenset({m.group(1)}), m.group(2), EXACT, rel))
     for m in _ROUTE_CHAIN.finditer(text):
-        rest, methods = text[m.end() :], set()
-        while (v := _CHAIN_VERB.match(rest)) is not None:
+        at, methods = m.end(), set()
+        while (v := _CHAIN_VERB.match(text, at)) is not None:
             methods.add(v.group(1).upper())
-            inner = src.balanced(rest, v.end() - 1)
-            if inner is None:
+            end = src.balanced_end(text, v.end() - 1, budget)
+            if end is None:
                 break
-            rest = rest[v.end() + len(inner) + 1 :]
+            if budget is not None:
+                budget.charge(end - at)
+            at = end + 1
         if methods:
             routes.append(Route(frozenset(methods), m.group(1)[1:-1], EXACT, rel))
     for m in re.finditer(r"\bcreateContext\s*\(\s*\"([^\"\n]*)\"", text):

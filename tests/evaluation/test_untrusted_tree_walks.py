@@ -1,0 +1,154 @@
+"""Issue 15, red team round 12: trees a submission shapes (its upload, what its install or build wrote) are walked by
+the worker as root. Python's recursive walks (os.walk, pathlib's rglob, shutil.copytree and rmtree) raised
+RecursionError on a folder 1,200 levels deep, which killed `evaluate` and was a platform fault under Celery; the Java
+tampering check held 800 MB for 100,000 empty class files and 534 MB for a jar of a million entries. Every walk now
+goes through `walk_untrusted` (iterative, no links followed, a depth limit) and the tampering check has caps."""
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from core.engine import layout, maven_verify, untrusted_tree, workspace
+from core.grading.untrusted_files import MAX_TREE_DEPTH, UntrustedTreeError, walk_untrusted
+
+DEPTH = 1200  # what the red team's setup.py made during the sandboxed install
+
+
+@pytest.fixture(autouse=True)
+def _remove_deep_trees(tmp_path):
+    """pytest's own clean-up of old temporary folders recurses (shutil.rmtree): deep trees go here, iteratively."""
+    yield
+    import subprocess
+
+    subprocess.run(["rm", "-rf", "--", str(tmp_path)], check=False)
+
+
+def _deep(root: Path, depth: int = DEPTH) -> Path:
+    """root/z/z/.../z (`depth` folders) with a file at the bottom; os.makedirs itself recurses once per level."""
+    here = root
+    here.mkdir(parents=True, exist_ok=True)
+    for _ in range(depth):
+        here = here / "z"
+        here.mkdir()
+    (here / "deep.txt").write_text("bottom")
+    return here
+
+
+def test_the_walk_is_iterative_and_refuses_a_tree_deeper_than_its_limit(tmp_path):
+    _deep(tmp_path / "repo")
+    with pytest.raises(UntrustedTreeError, match=f"nested deeper than {MAX_TREE_DEPTH} levels"):
+        for _ in walk_untrusted(tmp_path / "repo"):
+            pass
+    walked = [rel for _, rel, _, _ in walk_untrusted(tmp_path / "repo", max_depth=DEPTH)]
+    assert len(walked) == DEPTH + 1 and walked[-1].count("/") == DEPTH - 1
+
+
+def test_the_walk_follows_no_link_and_lists_links_and_fifos_as_files(tmp_path):
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "secret").write_text("x")
+    repo = tmp_path / "repo"
+    (repo / "b").mkdir(parents=True)
+    (repo / "a.txt").write_text("a")
+    (repo / "link").symlink_to(tmp_path / "host")
+    os.mkfifo(repo / "b" / "pipe")
+    seen = [(rel, dirs, files) for _, rel, dirs, files in walk_untrusted(repo)]
+    assert seen == [(".", ["b"], ["a.txt", "link"]), ("b", [], ["pipe"])]
+    assert list(walk_untrusted(repo / "link")) == []  # a link is not followed even as the root
+
+
+def test_the_start_script_is_found_next_to_a_tree_the_install_nested_1200_levels_deep(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "app").mkdir(parents=True)
+    (repo / "app" / "start.sh").write_text("#!/bin/sh\n")
+    _deep(repo)
+    assert layout.find_start_script(repo) == repo / "app" / "start.sh"
+
+
+@pytest.mark.parametrize("walk", ["apparent_size", "copy_tree", "remove_junit_configuration", "test_run_tampering",
+                                  "maven_upper"])
+def test_each_walk_of_a_built_tree_refuses_a_deep_tree_as_the_submissions_fault(tmp_path, walk):
+    repo = tmp_path / "repo"
+    _deep(repo)
+    with pytest.raises(UntrustedTreeError, match="nested deeper than"):
+        if walk == "apparent_size":
+            untrusted_tree.apparent_size(repo)
+        elif walk == "copy_tree":
+            untrusted_tree.copy_tree(repo, tmp_path / "copy")
+        elif walk == "remove_junit_configuration":
+            untrusted_tree.remove_junit_configuration(repo, keep_below="src/test")
+        elif walk == "test_run_tampering":
+            untrusted_tree.test_run_tampering(repo, keep_below="src/test")
+        else:
+            list(maven_verify._regular_files(repo))
+
+
+def test_the_work_folder_of_a_deep_tree_is_still_removed(tmp_path):
+    _deep(tmp_path / "work")
+    workspace.remove(tmp_path / "work")
+    assert not (tmp_path / "work").exists()
+
+
+def test_copy_tree_keeps_links_as_links_and_leaves_special_files_out(tmp_path):
+    src = tmp_path / "src"
+    (src / "a" / "b").mkdir(parents=True)
+    (src / "a" / "b" / "f.txt").write_text("f")
+    (src / "pom.xml").write_text("<project/>")
+    (src / "link").symlink_to("/etc/passwd")
+    os.mkfifo(src / "a" / "pipe")
+    untrusted_tree.copy_tree(src, tmp_path / "copy")
+    assert (tmp_path / "copy" / "a" / "b" / "f.txt").read_text() == "f"
+    assert os.readlink(tmp_path / "copy" / "link") == "/etc/passwd"
+    assert not (tmp_path / "copy" / "a" / "pipe").exists()
+    untrusted_tree.copy_tree(src, tmp_path / "poms", links=False, only_named="pom.xml")
+    assert sorted(p.relative_to(tmp_path / "poms").as_posix() for p in (tmp_path / "poms").rglob("*")) == [
+        "a", "a/b", "pom.xml"]
+
+
+def test_class_files_are_recorded_once_each_not_once_per_suffix_of_their_path(tmp_path):
+    """100,000 empty class files at depth 41 cost 800 MB in the root worker: each was recorded under every suffix of
+    its path. One record per file now, and a shadow deep in the tree is still found."""
+    classes: dict = {}
+    rel = "/".join(["d"] * 39) + "/org/x/Y.class"
+    untrusted_tree._add_class_names(classes, rel, rel)
+    assert sum(len(v) for v in classes.values()) == 1
+    assert untrusted_tree._class_file_named(classes, "org/x/Y.class") == rel
+    assert untrusted_tree._class_file_named(classes, "d/org/x/Y.class") == rel
+    assert untrusted_tree._class_file_named(classes, "rg/x/Y.class") is None
+    assert untrusted_tree._class_file_named(classes, "Y.class") is None
+
+
+def test_a_build_with_more_entries_than_the_check_reads_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(untrusted_tree, "MAX_TREE_ENTRIES", 50)
+    classes = tmp_path / "repo" / "target" / "classes" / "p"
+    classes.mkdir(parents=True)
+    for i in range(60):
+        (classes / f"C{i}.class").write_bytes(b"")
+    with pytest.raises(untrusted_tree.TreeTooLarge, match="more than 50 files"):
+        untrusted_tree.test_run_tampering(tmp_path / "repo", keep_below="src/test")
+
+
+def _jar(n: int) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for i in range(n):
+            archive.writestr(f"p/C{i}.class", b"")
+    return buffer.getvalue()
+
+
+def test_an_archive_with_more_entries_than_the_check_reads_is_refused_unread(tmp_path, monkeypatch):
+    """A jar of a million entries cost 534 MB in `namelist()`: the count and the central directory's size are read
+    from the end records first."""
+    monkeypatch.setattr(untrusted_tree, "MAX_ARCHIVE_ENTRIES", 100)
+    (tmp_path / "repo" / "target").mkdir(parents=True)
+    (tmp_path / "repo" / "target" / "small.jar").write_bytes(_jar(80))
+    assert untrusted_tree.test_run_tampering(tmp_path / "repo", keep_below="src/test") is None
+    (tmp_path / "repo" / "target" / "zz.jar").write_bytes(_jar(30))  # 110 entries in all
+    with pytest.raises(untrusted_tree.TreeTooLarge, match="more than 100 entries"):
+        untrusted_tree.test_run_tampering(tmp_path / "repo", keep_below="src/test")
+    read = []
+    monkeypatch.setattr(zipfile.ZipFile, "namelist", lambda self: read.append(1) or [])
+    assert untrusted_tree._archive_names(tmp_path / "repo" / "target" / "small.jar", 10) is None and not read

@@ -1,0 +1,3 @@
+from hostile_kit import serve
+
+serve()
