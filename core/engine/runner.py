@@ -424,7 +424,6 @@ class TaskRun:
     def _test_python(self, sb: TaskSandbox) -> tuple[ExecResult, list[Path]]:
         env_dir = ensure_runner_env(self.spec.hidden_dir, self.toolchain)
         suite, reports = self._runner_dir()
-        self._give(self.work.runner, Role.RUNNER, 0o700)
         target = "tests" if (suite / "tests").is_dir() else "."
         # No BASE_URL / API_BASE_URL / PORT or other variable a suite reads: its defaults are right (v2 test phase).
         platform = self.work.runner / "platform"
@@ -437,6 +436,7 @@ class TaskRun:
             hook = append_paths_module(self.work.runner / "pythonpath", [str(p) for p in (self.work.repo, site) if p])
             env["PYTHONPATH"] = f"{platform}:{hook.parent}"
             mounts += [Mount(self.work.repo), Mount(self.work.env)]
+        self._read_only_for_runner(self.work.runner, writable=reports)
         report = reports / "junit.xml"
         argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
                 f"--junitxml={report}", "-o", "junit_family=xunit1", f"--timeout={self.spec.limits.test_case:.0f}",
@@ -444,6 +444,27 @@ class TaskRun:
         result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
                         mounts=mounts)
         return result, [report] if report.is_file() else []
+
+    def _read_only_for_runner(self, folder: Path, *, writable: Path) -> None:
+        """Give the platform's `folder` (the suite, the sentinel plugin, the path hook: files the platform made, no
+        links) to root with the runner's group, readable and not writable by the runner (folders 0o750, files
+        0o640), and `writable` (the reports folder, inside it) to the runner alone. The process under test, which
+        runs submitted code in a white-box suite, can then neither rewrite the hidden tests before pytest collects
+        them nor swap the suite's folder for its own (red team round 12: an application imported by the suite's
+        conftest replaced every test body with `pass` on disk, 20/20 for a service with no routes). Nothing changes
+        under process isolation (no sandbox users)."""
+        owner = self.sb.owner(Role.RUNNER)
+        if not owner:
+            return
+        uid, gid = owner
+        for top, folders, files, top_fd in os.fwalk(folder):
+            os.chown(top_fd, 0, gid)
+            os.chmod(top_fd, 0o750)
+            for name in files:
+                os.chown(name, 0, gid, dir_fd=top_fd, follow_symlinks=False)
+                os.chmod(name, 0o640, dir_fd=top_fd)
+        _chown_tree(writable, uid, gid)
+        writable.chmod(0o700)
 
     def _test_java(self, sb: TaskSandbox) -> tuple[ExecResult, list[Path]]:
         copy = self.work.runner / "repo"  # made right after the build, see _take_java_tests_from_service

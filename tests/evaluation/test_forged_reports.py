@@ -185,12 +185,36 @@ def add(a, b):
             obj.__code__ = _noop.__code__
     return _real_add(a, b)
 """
+#: The suite's test files rewritten on disk before pytest collects them (red team round 12, on Blog: the application,
+#: imported by the suite's conftest, replaced every test body with `pass`, 20/20 for a service with no routes): each
+#: file replaced in place, else the suite's folder swapped for a rewritten copy.
+REWRITE_SUITE_ON_DISK = """
+import shutil
+
+def _blank(text):
+    return re.sub(r"(def test_\\w+\\(\\):\\n)(    .*\\n?)+", r"\\1    pass\\n", text)
+
+_suite = os.getcwd()
+_tests = os.path.join(_suite, "tests", "test_calc.py")
+try:
+    with open(_tests + ".tmp", "w") as _f:
+        _f.write(_blank(open(_tests).read()))
+    os.replace(_tests + ".tmp", _tests)
+except OSError:
+    try:
+        os.rename(_suite, _suite + ".real")
+        shutil.copytree(_suite + ".real", _suite)
+        with open(_tests, "w") as _f:
+            _f.write(_blank(open(_tests).read()))
+    except OSError:
+        pass
+"""
 SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(os.environ['PORT'])), " \
           "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
 
 
-def _white_box(tmp_path: Path, backend, attack: str):
-    hidden = write_tree(tmp_path / "hidden", WHITE_BOX_SUITE)
+def _white_box(tmp_path: Path, backend, attack: str, suite: dict[str, str] = WHITE_BOX_SUITE):
+    hidden = write_tree(tmp_path / "hidden", suite)
     repo = write_tree(tmp_path / "repo", {"calc.py": CALC.format(attack=attack), "app.py": SERVICE,
                                           "start.sh": "exec python3 app.py\n"})
     spec = TaskSpec(name="Calc", language="python", port=PORT, hidden_dir=hidden, tests_total=3, limits=LIMITS)
@@ -217,6 +241,16 @@ def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_pat
 
     assert (result.outcome, result.tests_passed, result.tests_total) == ("tampered", 0, 3), result.detail
     assert result.dsr == 1 and "sentinel" in result.detail
+
+
+@pytest.mark.parametrize("backend", ["local", pytest.param("docker", marks=pytest.mark.docker)], indirect=True)
+def test_a_white_box_submission_cannot_rewrite_the_hidden_tests_before_they_are_collected(tmp_path, backend):
+    """The suite's folder is the platform's (root's, read-only for the runner, which writes its reports only):
+    neither the files nor the folder can be replaced by the application the suite's conftest imports."""
+    suite = {**WHITE_BOX_SUITE, "tests/conftest.py": "import calc\n"}
+    result = _white_box(tmp_path, backend, attack=REWRITE_SUITE_ON_DISK, suite=suite)
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 1, 3), result.detail
 
 
 # --- Java: the build forges the run -----------------------------------------------------------------------------
