@@ -142,6 +142,48 @@ class Team(models.Model):
         return self.name
 
 
+#: The platform's own teams: `platform` holds each benchmark's reference solutions (manage.py seed_references),
+#: `demo` the demo systems (benchmarks/demo-submissions/systems.json). Their names are reserved, and only they may
+#: enter a system under a reserved name (`reserved_name_problem`).
+PLATFORM_TEAMS = ("platform", "demo")
+#: Names that are the platform's own, reserved for systems and teams alike (compared by skeleton): the site and
+#: benchmark, the oracle's labels, the site's roles. Besides these, each benchmark's name, title and
+#: "<title> reference solutions" (seed_references names its oracle so) and every system the benchmark's authors
+#: reported (ReportedResult.system) are reserved: `reserved_names`.
+PLATFORM_NAMES = ("RepoGenesis", "RepoGenesis Leaderboard", "RepoGenesis Verified", "Reference solutions",
+                  "Reference solutions (oracle)", "Reference (oracle)", "Reference", "Oracle", "admin",
+                  "administrator", "staff", "moderator", "Reported by the authors", "Verified here", *PLATFORM_TEAMS)
+
+#: Words no team's system or team name may hold anywhere (by skeleton): the oracle's name is "<benchmark title>
+#: reference solutions", for any benchmark, imported yet or not.
+RESERVED_PARTS = ("reference solution",)
+
+
+def reserved_names() -> list[str]:
+    """Every reserved name, as written: PLATFORM_NAMES, each benchmark's name, title and "<title> reference
+    solutions", and the distinct system names of the published results (ReportedResult.system). Two queries."""
+    found = list(PLATFORM_NAMES)
+    for name, title in Benchmark.objects.values_list("name", "title").distinct():
+        found += [name, f"{title or name} reference solutions", *([title] if title else [])]
+    found += ReportedResult.objects.values_list("system", flat=True).distinct()
+    return found
+
+
+def reserved_name_problem(name: str) -> str | None:
+    """Why `name` may not be chosen by a team for a system or for itself because it looks like (same
+    catalog.names.name_skeleton) a reserved name (`reserved_names`) or holds RESERVED_PARTS, as a sentence naming
+    it; None when it does not.
+    The platform's own teams (PLATFORM_TEAMS) are not asked (their seeding commands enter such names)."""
+    skeleton = names.name_skeleton(name)
+    match = next((reserved for reserved in reserved_names() if names.name_skeleton(reserved) == skeleton), None)
+    if match is None and any(names.name_skeleton(part) in skeleton for part in RESERVED_PARTS):
+        match = "<benchmark> reference solutions"
+    if match is None:
+        return None
+    return (f"The name {name!r} is reserved: it looks like {match!r}, a name of the platform or of a system whose "
+            "results the benchmark's authors published, and would pass for it on the leaderboard. Choose another.")
+
+
 class TeamInvitation(models.Model):
     """An invitation for a user to join a team, made by one of its members (by user name, or by an account's
     verified e-mail address). Accepting it makes the user a member: they may then submit for the team's systems,
@@ -212,7 +254,8 @@ class System(models.Model):
     def clean(self) -> None:
         """Refuse names the board could not tell apart (catalog.names): invisible or control characters, only
         digits, or a name that looks like another system's; a new name holding "/" (the API addresses a system by
-        name: catalog.names.system_name_problem); an agent framework, base model or description holding an
+        name: catalog.names.system_name_problem), or a new name that is reserved (`reserved_name_problem`, unless
+        the team is one of PLATFORM_TEAMS); an agent framework, base model or description holding an
         invisible or control character (a bidi override would reorder the board's text), and a description over
         DESCRIPTION_MAX_LENGTH characters. A text stored before these rules and not changed is kept as it is.
         Raises ValidationError({field: message}) naming every refused field."""
@@ -222,6 +265,8 @@ class System(models.Model):
                   if self.pk else None) or {}
         renamed = stored.get("name") != self.name
         problem = (names.system_name_problem if renamed else names.name_problem)(self.name or "")
+        if problem is None and renamed and not (self.team_id and self.team.name in PLATFORM_TEAMS):
+            problem = reserved_name_problem(self.name)
         if problem is None:
             twin = System.objects.filter(name_skeleton=names.name_skeleton(self.name)).exclude(pk=self.pk).first()
             if twin is not None:

@@ -17,7 +17,7 @@ from .benchmark_files import BenchmarkSource, TaskSource
 from .bundles import bundle_store, task_bundles_ensure
 from .bundles import task_hidden_dir, task_reference_dir  # noqa: F401 (their home before bundles: callers import here)
 from .signals import board_changed
-from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation
+from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation, reserved_name_problem
 from .names import name_problem, name_skeleton
 from .reported_files import METRICS, ReportedRowSource, ReportedSource
 from .selectors import user_in_team
@@ -107,16 +107,32 @@ def task_set_reference_status(*, task: Task, status: str, detail: str, runs: lis
 
 
 def team_for_user(*, user: User) -> Team:
-    """The user's team, creating a personal team named after the user on first use."""
+    """The user's team, creating a personal team on first use, named after the user when that name is free under
+    the rule of every team name (`team_name_problem`: no hidden character, not reserved, no look-alike of another
+    team: "DEMO" or "dеmo" with a Cyrillic е may not pass for "demo"), else the first free of "<username>-2",
+    "<username>-3" ... and, for a username no team name may hold, "team-<user id>", "team-<user id>-2" ...
+    (the sign-up page tells the user the name: `personal_team_renamed`)."""
     team = user.teams.order_by("pk").first()
     if team is None:
-        name, n = user.username, 1
-        while Team.objects.filter(name=name).exists():
-            n += 1
-            name = f"{user.username}-{n}"
-        team = Team.objects.create(name=name)
+        team = Team.objects.create(name=_personal_team_name(user))
         team.members.add(user)
     return team
+
+
+def _personal_team_name(user: User) -> str:
+    others = {name_skeleton(name) for name in Team.objects.values_list("name", flat=True)}
+    for base in (user.username, f"team-{user.pk}"):
+        for n in range(1, 1000):
+            name = base if n == 1 else f"{base}-{n}"
+            if _team_name_problem(name, others=others) is None:
+                return name
+    return f"team-{uuid.uuid4().hex[:12]}"
+
+
+def personal_team_renamed(*, user: User, team: Team) -> bool:
+    """True when the user's personal `team` is not named exactly after the user (the name was taken, looked like
+    another team's or was reserved), so the sign-up page should say what it is called."""
+    return team.name != user.username
 
 
 #: System types only staff (or admins) may give a system: the benchmark's reference solutions are shown apart from
@@ -255,11 +271,16 @@ def team_rename(*, team: Team, user: User, name: str) -> Team:
     return team
 
 
-def _team_name_problem(name: str, *, exclude: int | None = None) -> str | None:
-    problem = name_problem(name)
+def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str] | None = None) -> str | None:
+    """Why `name` cannot be a team's name (catalog.names.name_problem, reserved_name_problem, or it looks like
+    another team's: same skeleton), or None. `exclude`: the team being renamed; `others`: the other teams' skeletons
+    when the caller has them (then the message does not name the team)."""
+    problem = name_problem(name) or reserved_name_problem(name)
     if problem:
-        return problem
+        return problem.replace("Give the system a name.", "Give the team a name.")
     skeleton = name_skeleton(name)
+    if others is not None:
+        return f"A team already has a name that looks like {name!r}; choose another." if skeleton in others else None
     for other in Team.objects.exclude(pk=exclude).only("name"):
         if name_skeleton(other.name) == skeleton:
             return f"A team called {other.name!r} already exists and {name!r} would look the same; choose another."

@@ -23,7 +23,7 @@ from catalog.models import Benchmark, Split, System
 from catalog.selectors import NotFound, default_benchmark_name, excluded_task_names, reported_results, split_get, split_tasks
 from leaderboard.research import BoardQuery, board_choices, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart, task_health
-from catalog.services import system_create, team_for_user
+from catalog.services import personal_team_renamed, system_create, team_for_user
 from submissions.agents.selectors import system_agent_panel
 from submissions.selectors import submissions_visible
 from submissions.services import SubmissionError
@@ -212,12 +212,16 @@ def signup(request):
         except ValidationError as exc:  # the address was taken between the form's check and the write
             form.add_error(None, exc)
             return render(request, "registration/signup.html", {"form": form}, status=400)
-        team_for_user(user=user)
+        team = team_for_user(user=user)
         verification_send(request=request, record=record)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome! We sent a link to {record.email}: open it to verify the address "
                                   "(it is how you reset a forgotten password). Now create a system, then submit "
                                   "its generated repositories.")
+        if personal_team_renamed(user=user, team=team):
+            messages.info(request, f"Your team is called {team.name}: {user.username!r} is taken, reserved or "
+                                   "looks like another team's name on the leaderboard. Rename it on the Teams "
+                                   "page.")
         return redirect("leaderboard:system_new")
     if request.method == "POST":
         return render(request, "registration/signup.html", {"form": form}, status=400)
