@@ -39,6 +39,11 @@ class Submission(models.Model):
     archive_name = models.CharField(max_length=255)
     archive_bytes = models.PositiveBigIntegerField(default=0)
     archive_sha256 = models.CharField(max_length=64)
+    content_sha256 = models.CharField(max_length=64, blank=True, default="",
+                                      help_text="content digest of the unpacked repository (core.engine.archive."
+                                                "content_digest: sorted paths and their contents' sha256), the "
+                                                "same whatever the archive's format or compression; '' when not "
+                                                "computed (endpoint runs, uploads before it existed)")
     note = models.CharField(max_length=300, blank=True)
     is_public = models.BooleanField(default=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)

@@ -67,7 +67,8 @@ def _check_name_and_size(upload: UploadedFile) -> None:
 
 
 def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManifest, str]:
-    """Read the member list (nothing is extracted here) and the sha256 of the upload."""
+    """Check the archive (nothing is extracted here; its files are read, within the upload limits, for the
+    manifest's content digest) and return it with the sha256 of the upload."""
     digest = hashlib.sha256()
     with tempfile.NamedTemporaryFile(suffix=".upload") as tmp:
         for chunk in upload.chunks():
@@ -75,7 +76,8 @@ def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManife
             tmp.write(chunk)
         tmp.flush()
         try:
-            manifest = inspect_archive(Path(tmp.name), limits=archive_limits(), task_names=task_names)
+            manifest = inspect_archive(Path(tmp.name), limits=archive_limits(), task_names=task_names,
+                                       content_sha256=True)
         except ArchiveError as exc:
             raise SubmissionError(str(exc)) from exc
     upload.seek(0)
@@ -113,21 +115,29 @@ def missing_tasks_notice(missing: list[str]) -> str:
     return f"{len(missing)} task{'s' if len(missing) != 1 else ''} missing (each scores 0): {shown}"
 
 
-def duplicate_check(*, system: System, split: Split, sha256: str) -> None:
-    """Refuse an archive byte-identical (same sha256) to one another team already submitted on the same split
-    (any version of the benchmark) that was not failed or cancelled: a board row must be its team's own output
-    (issue 12, feature 10). The same team may upload its archive again. Raises SubmissionError naming the earlier
-    submission when it is public (a private one is not named)."""
-    earlier = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name,
-                                         archive_sha256=sha256)
-               .exclude(system__team_id=system.team_id)
-               .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
-               .select_related("system").order_by("created_at").first())
+def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256: str = "") -> None:
+    """Refuse an archive that another team already submitted on the same split (any version of the benchmark) in
+    a submission that was not failed or cancelled: a board row must be its team's own output (issue 12, feature
+    10). Byte-identical (same `sha256` of the archive file) is checked first; then the same files packed again
+    (same `content_sha256`, core.engine.archive.content_digest of the unpacked repository: another compression
+    level, zip or tar.gz, other timestamps or order, a wrapping folder), when given. The same team may upload its
+    archive again. Raises SubmissionError naming the earlier submission when it is public (a private one is not
+    named)."""
+    others = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name)
+              .exclude(system__team_id=system.team_id)
+              .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
+              .select_related("system").order_by("created_at"))
+    earlier = others.filter(archive_sha256=sha256).first()
+    same = f"byte-identical (sha256 {sha256[:12]}…) to"
+    if earlier is None and content_sha256:
+        earlier = others.filter(content_sha256=content_sha256).first()
+        same = (f"the same files (content sha256 {content_sha256[:12]}…: the same paths and contents, packed "
+                "again) as")
     if earlier is None:
         return
     whose = (f"submission #{earlier.pk} of {earlier.system.name}" if earlier.is_public
              else "a private submission of another team")
-    raise SubmissionError(f"This archive is byte-identical (sha256 {sha256[:12]}…) to {whose}, already "
+    raise SubmissionError(f"This archive is {same} {whose}, already "
                           f"{earlier.get_status_display().lower()} on {split}. The board ranks each team's own "
                           "output once: upload the repositories your system generated.")
 
@@ -158,8 +168,9 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
 
     Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
     not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
-    split, is byte-identical to another team's submission on the split (`duplicate_check`), or the team's daily
-    quota is used up; MissingTasks when tasks of the split are missing and not `allow_missing`. With missing
+    split, is byte-identical to another team's submission on the split or holds the same files
+    (`duplicate_check`), or the team's daily quota is used up; MissingTasks when tasks of the split are
+    missing and not `allow_missing`. With missing
     tasks allowed, the submission's warnings start with `missing_tasks_notice` and its `missing_reasons` name each
     missing task (its status page shows them `missing` from the start, not pending).
     """
@@ -172,11 +183,12 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     if missing and not allow_missing:
         raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
                            "tick \"Queue it even if tasks are missing\" and choose the archive again.")
-    duplicate_check(system=system, split=split, sha256=sha256)
+    duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256)
     quota_check(system=system)  # refused early; checked again under the team's lock below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
-                            archive_sha256=sha256, note=note[:300], is_public=is_public,
+                            archive_sha256=sha256, content_sha256=manifest.content_sha256, note=note[:300],
+                            is_public=is_public,
                             layout_warnings=([missing_tasks_notice(missing)] if missing else [])
                             + manifest.layout_warnings(task_names),
                             missing_reasons={name: f"the archive has no folder named {name!r}" for name in missing})

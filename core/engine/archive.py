@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import lzma
 import os
 import shutil
@@ -61,6 +62,10 @@ class ArchiveManifest:
     folders: tuple[str, ...]
     members: int
     total_bytes: int
+    #: The unpacked repository's content digest when asked for (`inspect_archive(content_sha256=True)`), else '':
+    #: see `content_digest`. The same files give the same digest whatever the archive's format, compression,
+    #: order of entries, timestamps, modes or wrapping folder.
+    content_sha256: str = ""
 
     def matched(self, task_names: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
         """(present tasks, missing tasks, unknown folders) against the split's task names (case-sensitive)."""
@@ -359,17 +364,52 @@ def _zip_member(info: zipfile.ZipInfo, tally: _Tally) -> _Member:
     return member
 
 
-def _zip_members(path: Path, tally: _Tally) -> list[_Member]:
+def _hashed(member: _Member) -> bool:
+    return not member.is_dir and bool(member.name) and not member.name.startswith("__MACOSX")
+
+
+def _sha256_stream(src, budget: list[int]) -> bytes:
+    """The sha256 of what `src` hands out, read 1 MiB at a time; every byte counts against `budget` (ArchiveError
+    past it, as when writing)."""
+    digest = hashlib.sha256()
+    while chunk := src.read(1024 * 1024):
+        budget[0] -= len(chunk)
+        if budget[0] < 0:
+            raise ArchiveError("The archive unpacks to more bytes than its header says; it was refused.")
+        digest.update(chunk)
+    return digest.digest()
+
+
+def _zip_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = None) -> list[_Member]:
+    """The zip's members, every header checked; with `hashes`, then the sha256 of every file's data (read only
+    once every header passed, so never more than the declared bytes the limits accepted)."""
     _zip_directory_check(path, tally.limits)
     with zipfile.ZipFile(path) as zf:
-        return [_zip_member(info, tally) for info in zf.infolist()]
+        infos = zf.infolist()
+        members = [_zip_member(info, tally) for info in infos]
+        if hashes is not None:
+            budget = [tally.limits.max_bytes]
+            for info, member in zip(infos, members):
+                if _hashed(member):
+                    with zf.open(info) as src:
+                        hashes[member.name] = _sha256_stream(src, budget)
+        return members
 
 
-def _tar_members(path: Path, tally: _Tally) -> list[_Member]:
+def _tar_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = None) -> list[_Member]:
+    """The tar's members, each header checked before its data is read; with `hashes`, the sha256 of every file's
+    data as the stream passes it (the stream is decompressed once either way)."""
     tf, stream = _open_tar(path, tally)
+    budget = [tally.limits.max_bytes]
     try:
         with tf:
-            members = [_tar_member(info, tally) for info in tf]
+            members = []
+            for info in tf:
+                member = _tar_member(info, tally)
+                members.append(member)
+                if hashes is not None and _hashed(member):
+                    with tf.extractfile(info) as src:
+                        hashes[member.name] = _sha256_stream(src, budget)
             if not stream.rest_is_padding():
                 raise tarfile.ReadError("data after the end-of-archive marker")
             return members
@@ -377,12 +417,14 @@ def _tar_members(path: Path, tally: _Tally) -> list[_Member]:
         stream.close()
 
 
-def _members(path: Path, limits: ArchiveLimits) -> tuple[str, list[_Member], int]:
-    """(kind, members without macOS metadata, declared bytes), every limit checked at every member."""
+def _members(path: Path, limits: ArchiveLimits,
+             hashes: dict[str, bytes] | None = None) -> tuple[str, list[_Member], int]:
+    """(kind, members without macOS metadata, declared bytes), every limit checked at every member; with `hashes`,
+    filled with {member name: sha256 of its data} for every file."""
     kind = _kind(path)
     tally = _Tally(limits, path.stat().st_size)
     try:
-        members = _zip_members(path, tally) if kind == "zip" else _tar_members(path, tally)
+        members = _zip_members(path, tally, hashes) if kind == "zip" else _tar_members(path, tally, hashes)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError) as exc:
         raise ArchiveError(f"The archive is damaged and cannot be read ({exc}). Create it again.") from exc
     return kind, [m for m in members if m.name and not m.name.startswith("__MACOSX")], tally.bytes
@@ -437,23 +479,49 @@ def _prefix(members: list[_Member], task_names: frozenset[str]) -> tuple[str, tu
     return "", tuple(tops)
 
 
-def _checked_members(path: Path, limits: ArchiveLimits) -> tuple[list[_Member], int]:
+def _checked_members(path: Path, limits: ArchiveLimits,
+                     hashes: dict[str, bytes] | None = None) -> tuple[list[_Member], int]:
     """The archive's members after the limit and clash checks, with their total size in bytes."""
-    _, members, total = _members(path, limits)
+    _, members, total = _members(path, limits, hashes)
     _check_clashes(members)
     return members, total
 
 
+def content_digest(files: dict[str, bytes], prefix: str = "") -> str:
+    """The content digest of an unpacked repository: hex sha256 over its files sorted by path (UTF-8 bytes), each
+    as `<path>` NUL `<32-byte sha256 of its contents>` (NUL cannot occur in a member name, the digest has a fixed
+    length: no two lists give the same input).
+
+    `files`: {member path inside the archive: sha256 digest (32 bytes) of its data}; `prefix`: the wrapping folder
+    that unpacking strips ('' for none): files outside it are not unpacked and not counted, the others are named
+    relative to it. Folders, modes, timestamps and the order of entries do not count.
+    """
+    strip = f"{prefix}/" if prefix else ""
+    entries = sorted((name[len(strip):].encode("utf-8", "surrogateescape"), digest)
+                     for name, digest in files.items() if name.startswith(strip) and name != prefix)
+    total = hashlib.sha256()
+    for name, digest in entries:
+        total.update(name + b"\0" + digest)
+    return total.hexdigest()
+
+
 def inspect_archive(path: Path, *, limits: ArchiveLimits = ArchiveLimits(),
-                    task_names: Iterable[str] = ()) -> ArchiveManifest:
+                    task_names: Iterable[str] = (), content_sha256: bool = False) -> ArchiveManifest:
     """Check an archive without writing anything. Raises ArchiveError with a user-facing reason.
 
     A single top folder that holds folders and is not a task name (in any letter case: `todolist/` is the task
     `TodoList` misnamed, not a wrapper) is treated as a wrapper and unwrapped.
+
+    `content_sha256=True` also reads every file's data (bounded like extraction: a zip's once all its headers
+    passed the limits, a tar's as its stream is read anyway) for the manifest's `content_sha256`
+    (`content_digest` of what `extract_archive` would write).
     """
-    members, total = _checked_members(path, limits)
+    hashes: dict[str, bytes] | None = {} if content_sha256 else None
+    members, total = _checked_members(path, limits, hashes)
     prefix, folders = _prefix(members, frozenset(task_names))
-    return ArchiveManifest(prefix=prefix, folders=folders, members=len(members), total_bytes=total)
+    digest = content_digest(hashes, prefix) if hashes is not None else ""
+    return ArchiveManifest(prefix=prefix, folders=folders, members=len(members), total_bytes=total,
+                           content_sha256=digest)
 
 
 def _copy_stream(src, dest: Path, budget: list[int]) -> None:
