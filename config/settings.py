@@ -165,6 +165,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # (CACHE_URL=redis://host:6379/1, Django's own Redis backend). The board's rows and answers are kept there, keyed by
 # the board version stored in the database (leaderboard.board_cache), so per-process caches are never stale.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://board")}
+# The throttles' cache: django-ratelimit's sign-up and e-mail rates (RATELIMIT_USE_CACHE) and DRF's token throttle
+# (leaderboard.api.auth.AuthRateThrottle) count there; the sign-in lockout counts in the database (django-axes'
+# database handler). Never the board's cache: local memory is per process (with 2 gunicorn workers each allowed the
+# whole rate) and its 300 entries are evicted by the board's pages (400 distinct query strings wiped the counters).
+# THROTTLE_CACHE_URL, else CACHE_URL when set (Redis in production: shared by every web process), else the
+# database (Django's DatabaseCache, table `throttle_cache`: shared by every process without a server; made by
+# leaderboard 0010 and `manage.py createcachetable` in scripts/release.sh and scripts/run.sh).
+THROTTLE_CACHE_ALIAS = "throttle"
+_throttle_cache_url = env.str("THROTTLE_CACHE_URL", default="") or env.str("CACHE_URL", default="")
+CACHES[THROTTLE_CACHE_ALIAS] = (
+    {**environ.Env.cache_url_config(_throttle_cache_url), "KEY_PREFIX": "throttle"} if _throttle_cache_url else
+    {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache",
+     "OPTIONS": {"MAX_ENTRIES": 1_000_000}})  # culled only past a million counters (expired ones go first)
+RATELIMIT_USE_CACHE = THROTTLE_CACHE_ALIAS
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -7,4 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-.venv/bin/python}"
 "$PY" manage.py migrate --noinput -v0
+"$PY" manage.py createcachetable -v0  # the throttles' cache table (settings.THROTTLE_CACHE_ALIAS)
 "$PY" manage.py collectstatic --noinput -v0

@@ -21,6 +21,7 @@ if [ "${DJANGO_DEBUG:-1}" = 0 ]; then
   scripts/release.sh  # migrate, collectstatic: production settings serve only the collected, hashed files
 else
   $PY manage.py migrate --noinput -v0  # development serves static files from their folders: no collectstatic (~1 min)
+  $PY manage.py createcachetable -v0  # the throttles' cache table (settings.THROTTLE_CACHE_ALIAS)
 fi
 
 # The start-up work, after the site answers: imports, then the seeds and reference checks queued for the workers.

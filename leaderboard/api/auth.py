@@ -5,6 +5,8 @@ itself admits AUTH_TOKEN_RATE attempts per address (DRF's ScopedRateThrottle, sc
 through the API is as slow as through the login form.
 """
 from axes.handlers.proxy import AxesProxyHandler
+from django.conf import settings
+from django.core.cache import caches
 from drf_spectacular.utils import extend_schema
 from rest_framework.settings import api_settings
 from rest_framework import serializers
@@ -21,10 +23,20 @@ class TokenOutputSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+class AuthRateThrottle(ScopedRateThrottle):
+    """DRF's ScopedRateThrottle counting in the throttles' cache (settings.THROTTLE_CACHE_ALIAS: shared by every web
+    process, never evicted by the board's entries) instead of DRF's default cache."""
+
+    @property
+    def cache(self):
+        """The cache of settings.THROTTLE_CACHE_ALIAS (DRF's SimpleRateThrottle reads and writes `self.cache`)."""
+        return caches[settings.THROTTLE_CACHE_ALIAS]
+
+
 class TokenApi(ObtainAuthToken):
     """DRF's token view with a throttle of its own (scope `auth`)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # ObtainAuthToken names DRF's unbounded JSONParser
 

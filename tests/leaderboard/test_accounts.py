@@ -9,7 +9,8 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail, signing
-from django.core.cache import cache
+from django.core.cache import caches
+from django.conf import settings as django_settings
 
 from leaderboard.accounts import VERIFY_SALT
 from leaderboard.models import AccountEmail
@@ -18,11 +19,15 @@ PASSWORD = "Very-Long-Pass-123"
 SITE_NAV = 'class="brand"'  # base.html's header: the site's look, not the admin's
 
 
+def throttles():
+    return caches[django_settings.THROTTLE_CACHE_ALIAS]
+
+
 @pytest.fixture(autouse=True)
-def fresh_rates():
-    cache.clear()  # sign-up and e-mail rates count in the default cache
+def fresh_rates(db):
+    throttles().clear()  # the sign-up, e-mail and token rates count in the throttles' cache
     yield
-    cache.clear()
+    throttles().clear()
 
 
 def _signup(client, username="carol", email="Carol@Example.org"):

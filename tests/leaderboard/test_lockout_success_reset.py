@@ -13,8 +13,8 @@ PASSWORD = "pw-{}-Secure-123"
 
 
 @pytest.fixture(autouse=True)
-def fresh_rates(settings):
-    throttles = caches[getattr(settings, "THROTTLE_CACHE_ALIAS", "default")]  # the sign-up rate counts there
+def fresh_rates(settings, db):
+    throttles = caches[settings.THROTTLE_CACHE_ALIAS]  # the sign-up rate counts there
     throttles.clear()
     yield
     throttles.clear()

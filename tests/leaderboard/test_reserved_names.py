@@ -17,8 +17,8 @@ from catalog.services import TeamError, system_create, team_for_user, team_renam
 
 
 @pytest.fixture(autouse=True)
-def fresh_rates(settings):
-    throttles = caches[getattr(settings, "THROTTLE_CACHE_ALIAS", "default")]  # the sign-up rate counts there
+def fresh_rates(settings, db):
+    throttles = caches[settings.THROTTLE_CACHE_ALIAS]  # the sign-up rate counts there
     throttles.clear()
     yield
     throttles.clear()

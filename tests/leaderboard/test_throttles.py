@@ -4,14 +4,19 @@ own, and sign-ups are limited per address (the daily quota is a team's, so new a
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
+from django.conf import settings as django_settings
+
+
+def throttles():
+    return caches[django_settings.THROTTLE_CACHE_ALIAS]
 
 
 @pytest.fixture(autouse=True)
-def fresh_rates():
-    cache.clear()  # throttles count in the default cache
+def fresh_rates(db):
+    throttles().clear()  # the sign-up, e-mail and token rates count in the throttles' cache
     yield
-    cache.clear()
+    throttles().clear()
 
 
 def test_the_login_form_locks_out_after_repeated_wrong_passwords(make_user, client, settings):
@@ -38,7 +43,7 @@ def test_the_api_token_endpoint_is_rate_limited_and_shares_the_lockout(make_user
                for _ in range(12)]
     limit = settings.AXES_FAILURE_LIMIT  # the failure that reaches the limit is already answered as a lockout
     assert answers[:limit - 1] == [400] * (limit - 1) and set(answers[limit - 1:]) == {429}
-    cache.clear()  # past the rate: the lockout alone still refuses the right password
+    throttles().clear()  # past the rate: the lockout alone still refuses the right password
     resp = client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "pw-apiuser-Secure-123"})
     assert resp.status_code == 429 and "token" not in resp.json()
     assert "Too many wrong passwords" in resp.json()["detail"]
