@@ -125,10 +125,19 @@ def systems_of_user(*, user: User | AnonymousUser) -> QuerySet[System]:
     return System.objects.filter(team__members=user).distinct()
 
 
+def ascii_id(text: str | None) -> int | None:
+    """`text` as a row id when it is only ASCII digits ("12", "007"), else None: the one parser of ids sent in
+    references and form fields. `str.isdigit()` alone is true for "³" or "١٢", which `int()` or the database then
+    refuse (a 500)."""
+    return int(text) if isinstance(text, str) and text.isascii() and text.isdigit() else None
+
+
 def system_by_ref(ref: str) -> System | None:
-    """The system a reference names: ASCII digits are its id, anything else its exact name (names of only digits
-    are refused, catalog.names, so the two never collide; "³" or "١٢" are names, never ids). None when none."""
+    """The system a reference names: ASCII digits are its id (`ascii_id`), anything else its exact name (names of
+    only digits are refused, catalog.names, so the two never collide; "³" or "١٢" are names, never ids). None when
+    none."""
     systems = System.objects.select_related("team")
-    if ref.isascii() and ref.isdigit():
-        return systems.filter(pk=int(ref)).first()
+    pk = ascii_id(ref)
+    if pk is not None:
+        return systems.filter(pk=pk).first()
     return systems.filter(name=ref).first()

@@ -9,7 +9,7 @@ from django.utils import timezone
 from core.report import report_csv
 from evaluation.selectors import known_outcome, queue_has_worker, run_latest, run_queue, submission_report
 from leaderboard.charts import failure_breakdown_figure
-from catalog.selectors import NotFound, split_get
+from catalog.selectors import NotFound, ascii_id, split_get
 
 from submissions.agents.selectors import generation_log, generation_progress
 from leaderboard.api.submissions import submission_data
@@ -75,9 +75,8 @@ def submit(request):
             form.add_error("archive", str(exc))
         else:
             return redirect("submissions:detail", pk=submission.pk)
-    chosen = form.data.get("split") if form.is_bound else None
-    target = (form.fields["split"].queryset.filter(pk=chosen).first() if chosen and str(chosen).isdigit()
-              else None) or default
+    chosen = ascii_id(form.data.get("split")) if form.is_bound else None
+    target = (form.fields["split"].queryset.filter(pk=chosen).first() if chosen is not None else None) or default
     return render(request, "submissions/submit.html", {"form": form, "quotas": _quotas(request.user),
                                                        "target": target}, status=400 if form.errors else 200)
 
