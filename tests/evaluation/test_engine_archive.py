@@ -868,9 +868,14 @@ def test_the_limits_are_inclusive_and_their_refusals_exact(tmp_path):
                         task_names=TASKS)
     assert str(err.value) == ("The archive unpacks to at least 2001 bytes, over the limit of 2000; remove build "
                               "outputs and dependencies.")
-    # A zip's folder entry counts 0 too (`0 if member.is_dir` made 1).
-    zipped = make_zip(tmp_path / "b.zip", [("TodoList/", b""), ("TodoList/a", os.urandom(2000))])
+    # A folder entry counts 0 even when its header declares bytes, which are never unpacked (`0 if member.is_dir`
+    # made 1 or dropped, a tar folder's declared size counted).
+    zipped = make_zip(tmp_path / "b.zip", [("TodoList/", b"abc"), ("TodoList/a", os.urandom(2000))])
     assert inspect_archive(zipped, limits=ArchiveLimits(max_bytes=2000), task_names=TASKS).total_bytes == 2000
+    folder = tarfile.TarInfo("TodoList")
+    folder.type, folder.size = tarfile.DIRTYPE, 3
+    tarred = make_tar(tmp_path / "d.tar", [folder, ("TodoList/a", os.urandom(2000))])
+    assert inspect_archive(tarred, limits=ArchiveLimits(max_bytes=2000), task_names=TASKS).total_bytes == 2000
 
 
 @pytest.mark.parametrize("size, refused", [(2048, False), (2049, True)])
