@@ -358,10 +358,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A refused request (4xx: 403, 404, 400 ...) is one warning line, never a traceback (config.logging_filters).
-    "filters": {"no_client_error_tracebacks": {"()": "config.logging_filters.NoClientErrorTraceback"}},
+    # A 403 is one line naming the method, path and user (config.logging_filters.RefusedRequestOneLine, on the
+    # loggers Django writes refused requests to, so every handler gets the line). The `django` logger keeps no
+    # handler of Django's own (its DEBUG console handler printed the traceback): its records reach the root's.
+    "filters": {"no_client_error_tracebacks": {"()": "config.logging_filters.NoClientErrorTraceback"},
+                "refused_request_one_line": {"()": "config.logging_filters.RefusedRequestOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_client_error_tracebacks"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},  # no request lines, no headers
+    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"},  # no request lines, no headers
+                "django": {"handlers": [], "level": "INFO"},
+                "django.request": {"filters": ["refused_request_one_line"]},
+                "django.security.csrf": {"filters": ["refused_request_one_line"]}},
 }
 
 # plotly.js is served from static/vendor/plotly-partial.min.js: a partial bundle of the plotly.js version the plotly

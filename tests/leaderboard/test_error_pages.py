@@ -72,7 +72,7 @@ def test_a_403_is_logged_as_one_line_without_a_traceback(client, make_user, site
     client.post("/accounts/login/", {"username": "intruder", "password": "pw-intruder-Secure-123"})
     assert client.post(f"/systems/{system.pk}/run/", {}).status_code == 403
     logged = site_log.getvalue()
-    assert f"Forbidden (Permission denied): /systems/{system.pk}/run/" in logged
+    assert f"Forbidden (Permission denied): POST /systems/{system.pk}/run/ by user 'intruder'" in logged
     assert "Traceback" not in logged and "PermissionDenied" not in logged
 
 
@@ -80,3 +80,26 @@ def test_a_500_keeps_its_traceback_in_the_log(db, settings, site_log):
     settings.ROOT_URLCONF = "tests.leaderboard.urls_failing"
     Client(raise_request_exception=False).get("/boom/")
     assert "Traceback" in site_log.getvalue() and "RuntimeError: boom" in site_log.getvalue()
+
+
+def test_a_403_is_one_warning_record_naming_method_path_and_user_without_a_traceback(client, make_user, caplog):
+    """Every handler sees the record as the site logs it (Django's own DEBUG console handler on the `django` logger
+    printed the traceback the site's console filter removed): one WARNING line, method, path and user, no
+    exception attached."""
+    from catalog.models import System
+    from catalog.services import team_for_user
+
+    owner, _ = make_user("owner")
+    system = System.objects.create(team=team_for_user(user=owner), name="Owned")
+    intruder, _ = make_user("intruder")
+    client.force_login(intruder)
+    with caplog.at_level(logging.INFO, logger="django"):
+        assert client.post(f"/systems/{system.pk}/run/", {}).status_code == 403
+    records = [r for r in caplog.records if r.name.startswith("django") and getattr(r, "status_code", 0) == 403]
+    assert len(records) == 1, records
+    record = records[0]
+    assert record.levelname == "WARNING" and record.exc_info is None and not record.exc_text
+    message = record.getMessage()
+    assert f"POST /systems/{system.pk}/run/" in message and "intruder" in message and "\n" not in message
+    django_handlers = logging.getLogger("django").handlers
+    assert not django_handlers, django_handlers  # only the site's handlers (root) write django's records
