@@ -4,11 +4,20 @@
 # CELERY_BROKER_URL is set). Once it answers, the start-up work runs beside it: import the demo benchmark, the authors'
 # published results and (when it can be had) RepoGenesis Verified, then queue the seeding evaluations and the
 # reference checks for the background worker: the board fills in as they finish. Ctrl-C (INT) or TERM stops the
-# site, the workers and the start-up work (each in a process group of its own) within seconds.
+# site, the workers and the start-up work (each in a process group of its own) within seconds, whether it was started
+# in the foreground or in the background (tests/test_make_run.py).
 #
 # RepoGenesis Verified comes from REPOGENESIS_SOURCE=<folder> when set, else from its pinned git commit when the
 # internet is reachable; otherwise the site shows the demo benchmark only (and says so).
 set -euo pipefail
+# Started in the background by a non-interactive shell (`make run &`, a script), INT and QUIT arrive ignored, and bash
+# can neither trap nor reset a signal ignored on entry (every child would inherit the ignored INT, worker.sh's trap
+# included): start again with their default handling (coreutils env >= 8.31), so INT stops everything as TERM does.
+if [ "$(trap -p INT)" = "trap -- '' SIGINT" ] && [ -z "${RUN_SH_SIGNALS_RESET:-}" ] \
+   && env --default-signal=INT true 2>/dev/null; then
+  RUN_SH_SIGNALS_RESET=1 exec env --default-signal=INT,QUIT "$0" "$@"
+fi
+unset RUN_SH_SIGNALS_RESET
 cd "$(dirname "$0")/.."
 PORT="${PORT:-8000}"
 export SITE_URL="${SITE_URL:-http://127.0.0.1:$PORT}"  # the links of notification e-mails and webhooks
@@ -61,8 +70,11 @@ set -m  # from here every background job runs in a process group of its own
 GROUPS_STARTED=()
 stop() {
   trap - INT TERM EXIT
-  # gunicorn's INT is its quick shutdown; worker.sh stops its workers (cold shutdown, SIGKILL after 10 s)
-  for pid in "${GROUPS_STARTED[@]}"; do kill -INT -- "-$pid" 2>/dev/null || true; done
+  # gunicorn's INT is its quick shutdown (gunicorn installs its handler even where INT was ignored); TERM for the
+  # others, which no start can leave ignored: worker.sh stops its workers (cold shutdown, SIGKILL after 10 s), the
+  # start-up work's shell and command end.
+  [ "${#GROUPS_STARTED[@]}" -gt 0 ] && kill -INT -- "-${GROUPS_STARTED[0]}" 2>/dev/null || true
+  for pid in "${GROUPS_STARTED[@]:1}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
 trap 'stop; exit 130' INT

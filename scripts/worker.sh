@@ -9,6 +9,13 @@
 # shutdown (SIGQUIT) and SIGKILLs what is left of their groups after STOP_SECONDS (10): a task cut off is sent again
 # by the recovery once its heartbeat is stale, and its claim keeps it from being scored twice.
 set -euo pipefail
+# Started in the background by a non-interactive shell (`make worker &`), INT and QUIT arrive ignored and bash cannot
+# trap them: start again with their default handling (as scripts/run.sh does), so INT stops the workers as TERM does.
+if [ "$(trap -p INT)" = "trap -- '' SIGINT" ] && [ -z "${WORKER_SH_SIGNALS_RESET:-}" ] \
+   && env --default-signal=INT true 2>/dev/null; then
+  WORKER_SH_SIGNALS_RESET=1 exec env --default-signal=INT,QUIT "$0" "$@"
+fi
+unset WORKER_SH_SIGNALS_RESET
 set -m  # every worker in a process group of its own: the terminal's Ctrl-C reaches this script, which stops them
 cd "$(dirname "$0")/.."
 CELERY=.venv/bin/celery

@@ -89,3 +89,52 @@ def test_make_run_serves_on_port_first_and_ctrl_c_stops_everything(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["TERM", "INT"])
+def test_make_run_started_in_the_background_stops_everything_on_term_or_int(tmp_path, signum):
+    """`scripts/run.sh &` from a non-interactive shell (a script, `make run &`) starts with INT and QUIT ignored,
+    and bash can neither trap nor reset a signal ignored on entry: a TERM used to stop gunicorn only (run.sh sent
+    worker.sh an INT it ignored) and both Celery workers kept taking tasks; an INT did nothing at all. Now TERM or
+    INT to run.sh's pid stops the site, the workers and the start-up work within seconds."""
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "PYTEST_VERSION",
+                                                            "REPOGENESIS_SOURCE")}
+    log, pidfile = tmp_path / "run.log", tmp_path / "run.pid"
+    shell = subprocess.Popen(["bash", "-c", f"scripts/run.sh >'{log}' 2>&1 & echo $! >'{pidfile}'; wait"], cwd=ROOT,
+                             env={**env, "PORT": str(port), "VAR_DIR": str(tmp_path / "var")},
+                             preexec_fn=os.setpgrp)
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not pidfile.exists() or not pidfile.read_text().strip():
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        run_pid = int(pidfile.read_text())
+        text = ""
+        while not (text.count(" ready.") >= 2 and "imported demo version" in text):  # both workers up
+            assert time.monotonic() < deadline and shell.poll() is None, text[-3000:]
+            time.sleep(0.5)
+            text = log.read_text() if log.exists() else ""
+        started = _descendants(run_pid)
+        workers = [p for p in started if b"celery" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        assert len(workers) >= 2, started
+
+        stop = time.monotonic()
+        os.kill(run_pid, signum)  # the run script's pid only, as `kill %1` or a process manager sends it
+        shell.wait(timeout=60)
+        stopped = time.monotonic() - stop
+        assert stopped < 30, f"run.sh took {stopped:.0f} s to stop"
+        time.sleep(0.5)
+        left = _alive(started)
+        assert left == [], [Path(f"/proc/{p}/cmdline").read_bytes()[:80] for p in left]
+        print(f"stopped {stopped:.1f} s after {signum.name}")
+    finally:
+        started += [p for pid in [shell.pid] for p in _descendants(pid)]
+        for pid in _alive(started):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
