@@ -30,13 +30,28 @@ def known_outcome(result: TaskResult, missing: Mapping[str, str]) -> str:
 
 
 def run_progress(*, run: EvaluationRun) -> dict[str, Any]:
-    """{"done": n, "total": n, "tasks": [{"task", "language", "status", "phase", "outcome"}]} for the status page;
-    `outcome` is `known_outcome`: already `missing` for a pending task the submission has no folder for."""
+    """{"done": n, "total": n, "tasks": [{"task", "language", "status", "phase", "outcome", "tests_passed",
+    "tests_total", "dsr", "ac", "ac_implemented", "ac_declared", "pass_at_1", "durations"}]} for the status page,
+    which redraws each task's row from it while the run goes on; `outcome` is `known_outcome`: already `missing` for
+    a pending task the submission has no folder for. `dsr`, `ac` and `pass_at_1` are None until the task is done
+    (`ac` also when it declares no endpoint)."""
     results = list(run.results.select_related("task").order_by("task__name"))
     missing = Submission.objects.filter(pk=run.submission_id).values_list("missing_reasons", flat=True).first() or {}
     return {"done": sum(1 for r in results if r.status == TaskResult.Status.DONE), "total": len(results),
-            "tasks": [{"task": r.task.name, "language": r.task.language, "status": r.status, "phase": r.phase,
-                       "outcome": known_outcome(r, missing)} for r in results]}
+            "tasks": [_progress_row(r, missing) for r in results]}
+
+
+def _progress_row(result: TaskResult, missing: Mapping[str, str]) -> dict[str, Any]:
+    """One task's row of `run_progress`: its state and, once done, its numbers."""
+    done = result.status == TaskResult.Status.DONE
+    return {"task": result.task.name, "language": result.task.language, "status": result.status,
+            "phase": result.phase, "outcome": known_outcome(result, missing),
+            "tests_passed": result.tests_passed, "tests_total": result.tests_total,
+            "dsr": result.dsr if done else None, "ac": result.ac if done else None,
+            "ac_implemented": result.ac_implemented, "ac_declared": result.ac_declared,
+            "pass_at_1": result.pass_at_1 if done else None,
+            "durations": {k: result.durations.get(k) for k in ("install", "start", "test")}
+            if isinstance(result.durations, dict) else {}}
 
 
 def run_report(*, run: EvaluationRun) -> dict[str, Any]:

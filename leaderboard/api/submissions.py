@@ -62,6 +62,16 @@ class ProgressTaskOutputSerializer(PayloadSerializer):
     phase = serializers.CharField(help_text="the engine's phase while running, `retry`, `done`; blank while pending")
     outcome = serializers.CharField(help_text='the outcome of docs/scoring.md "Failure taxonomy"; blank until done, '
                                               'but `missing` from the start for a task the archive has no folder for')
+    tests_passed = serializers.IntegerField()
+    tests_total = serializers.IntegerField()
+    dsr = serializers.IntegerField(allow_null=True, help_text="0 or 1; null until done")
+    ac = serializers.FloatField(allow_null=True,
+                                help_text="fraction; null until done or without declared endpoints")
+    ac_implemented = serializers.IntegerField()
+    ac_declared = serializers.IntegerField()
+    pass_at_1 = serializers.FloatField(allow_null=True, help_text="fraction; null until done")
+    durations = serializers.DictField(child=serializers.FloatField(allow_null=True),
+                                      help_text="seconds of the install, start and test phases (null: not run)")
 
 
 class RunProgressOutputSerializer(PayloadSerializer):

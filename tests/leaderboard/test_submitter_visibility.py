@@ -125,7 +125,8 @@ def test_the_submission_page_shows_the_scores_to_all_logs_to_the_team_and_test_n
     card = card[:card.index("</div>")]
     assert '<span class="badge tests_failed">tests_failed</span>' in card and f"<p>{DETAIL}</p>" in card
     assert "<td><code>GET /health</code></td><td>yes</td><td>probe</td>" in card  # AC with its evidence
-    assert "<td>1/2</td><td>50.0%</td>\n<td>1.5 / 0.25 / 2.0</td>" in page  # P/N, Pass@1, phase durations
+    assert ('<td class="t-tests">1/2</td><td class="t-pass">50.0%</td>\n<td class="t-durations">1.5 / 0.25 / 2.0'
+            '</td>') in page  # P/N, Pass@1, phase durations
     assert ("<summary>install log</summary>" in card, INSTALL_LINE in page) == (member, member)
     assert ("<summary>start log</summary>" in card, START_LINE in page) == (member, member)
     assert [name in page for name in CASE_NAMES] == [public_split] * 2
