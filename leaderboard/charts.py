@@ -39,6 +39,17 @@ def _label(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+#: Longest name a chart shows in its labels and legend; the hover text keeps the full name.
+LABEL_MAX = 40
+
+
+def short_label(text: str, limit: int = LABEL_MAX) -> str:
+    """`_label(text)` cut to `limit` characters, the last one an ellipsis "…", for an axis label or a legend entry
+    (a 100-character name squeezed a heat map to a sliver and ran past its card); the hover text carries the full
+    name."""
+    return _label(text if len(text) <= limit else text[:limit - 1] + "…")
+
+
 def radar_figure(*, rows: Iterable[tuple[str, dict]], title: str) -> dict[str, Any]:
     """A radar chart (Pass@1, AC, DSR, Solved in percent) with one trace per system, top 8 rows.
 
@@ -51,7 +62,8 @@ def radar_figure(*, rows: Iterable[tuple[str, dict]], title: str) -> dict[str, A
         name = _label(raw_name)
         values = [_pct(metrics.get(key)) for key, _ in AXES]
         hover = [f"{name}<br>{label}: {_ci_text(metrics, key)}" for key, label in AXES]
-        fig.add_trace(go.Scatterpolar(r=values + values[:1], theta=labels + labels[:1], name=name, fill="toself",
+        fig.add_trace(go.Scatterpolar(r=values + values[:1], theta=labels + labels[:1], name=short_label(raw_name),
+                                      fill="toself",
                                       opacity=0.55, text=hover + hover[:1], hoverinfo="text"))
     fig.update_layout(title={"text": title, "x": 0.5}, polar={"radialaxis": {"range": [0, 100], "ticksuffix": "%"}},
                       showlegend=True, margin={"l": 40, "r": 40, "t": 60, "b": 30}, height=420,
@@ -72,9 +84,11 @@ def failure_breakdown_figure(*, rows: Iterable[tuple[str, dict[str, int]]], titl
         counts = [outcomes.get(outcome.value, 0) for _, outcomes in rows]
         if not any(counts):
             continue
-        fig.add_trace(go.Bar(y=[_label(label) for label, _ in rows], x=counts, orientation="h", name=f"{group}: {outcome.value}",
+        fig.add_trace(go.Bar(y=[short_label(label) for label, _ in rows], x=counts, orientation="h", name=f"{group}: {outcome.value}",
+                             customdata=[_label(label) for label, _ in rows],
                              marker={"color": GROUP_COLORS[GROUPS[outcome]]}, marker_line={"width": 1, "color": "#fff"},
-                             hovertemplate=f"{LABELS[outcome]} ({group})<br>%{{x}} tasks<extra></extra>"))
+                             hovertemplate=f"%{{customdata}}<br>{LABELS[outcome]} ({group})<br>%{{x}} tasks"
+                                           "<extra></extra>"))
     fig.update_layout(title={"text": title, "x": 0.5}, barmode="stack",
                       margin={"l": 160, "r": 20, "t": 50, "b": 40}, xaxis={"title": "tasks", "dtick": 1},
                       legend={"orientation": "h", "y": -0.6}, height=200 + 40 * max(len(rows), 1))

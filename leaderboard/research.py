@@ -20,7 +20,7 @@ from catalog.models import Benchmark, Split, System
 from catalog.selectors import NotFound, split_tasks
 from core.engine import EVALUATOR_VERSION
 from core.grading.metrics import task_difficulty
-from leaderboard.charts import _label
+from leaderboard.charts import _label, short_label
 from evaluation.models import TaskResult
 from leaderboard.selectors import HEAVY_RESULT_FIELDS, LANGUAGE_VIEWS, LeaderboardRow, leaderboard_rows
 
@@ -85,8 +85,8 @@ def matrix_figure(matrix: dict[str, Any], *, title: str) -> dict[str, Any]:
     matrix's order, colour = Pass@1 in percent (0 red, 100 green; a gap where a system has no result). Each
     point's `customdata` is the URL of that task's result (the page opens it on click). Returns a JSON-ready dict
     for Plotly.newPlot."""
-    systems = [f"#{s['rank']} {_label(s['system'])}" for s in matrix["systems"]]
-    tasks = [_label(t["task"]) for t in matrix["tasks"]]
+    systems = [f"#{s['rank']} {short_label(s['system'])}" for s in matrix["systems"]]
+    tasks = [short_label(t["task"]) for t in matrix["tasks"]]
     z, text, links = [], [], []
     for system, line in zip(matrix["systems"], matrix["cells"]):
         z.append([None if c["pass_at_1"] is None else round(100 * c["pass_at_1"], 2) for c in line])
@@ -99,8 +99,8 @@ def matrix_figure(matrix: dict[str, Any], *, title: str) -> dict[str, Any]:
                                zmin=0, zmax=100, colorscale=PASS_COLORSCALE, xgap=1, ygap=1,
                                colorbar={"title": {"text": "Pass@1"}, "ticksuffix": "%"}))
     fig.update_layout(title={"text": title, "x": 0.5}, margin={"l": 200, "r": 30, "t": 60, "b": 160},
-                      height=260 + 32 * max(len(systems), 1), yaxis={"autorange": "reversed"},
-                      xaxis={"tickangle": -45})
+                      height=260 + 32 * max(len(systems), 1), yaxis={"autorange": "reversed", "automargin": True},
+                      xaxis={"tickangle": -45, "automargin": True})
     return json.loads(fig.to_json())
 
 

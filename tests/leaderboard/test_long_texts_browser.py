@@ -85,3 +85,39 @@ def test_task_names_wrap_only_at_natural_boundaries(live_server, width):
                                ".filter(b => b.getClientRects().length > 1 || b.offsetHeight > 30).length")
         assert badges == 0  # "unchecked" on one line
         assert _overflow(page) == 0
+
+
+def test_a_100_character_system_name_keeps_every_page_within_the_viewport(live_server):
+    """A 100-character unbreakable system name widened /compare/ to 2576 px and its submission page to 2721 px at a
+    1280 px viewport, squeezed the matrix's heat map to a sliver (3 of 6 task labels shown) and pushed its table's
+    task columns out of view, and ran the board's radar legend past its card."""
+    from tests.conftest import import_demo
+    from tests.factories import finished_submission
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    split = import_demo().splits.get(name="verified")
+    long_name = "W" * 100
+    scores = {"TodoList": (17, "passed", 1), "Notes": (10, "tests_failed", 1), "Bookstore": (9, "tests_failed", 1)}
+    long = finished_submission(split=split, system_name=long_name, scores=scores)
+    finished_submission(split=split, system_name="Short Agent", scores={"Notes": (3, "tests_failed", 1)})
+    with chromium_page(width=1280, height=900) as page:
+        for path, ready, shot in ((f"/compare/?a={long_name}&b=Short+Agent", "table", "compare-long-name"),
+                                  (f"/submissions/{long.pk}/", "#outcomes .main-svg", "submission-long-name"),
+                                  ("/matrix/", "#matrix-chart .main-svg", "matrix-long-name"),
+                                  ("/?language=overall", "#radar-overall .main-svg", "board-long-name")):
+            page.goto(live_server.url + path)
+            page.wait_for_selector(ready)
+            page.screenshot(path=str(_shots() / f"{shot}.png"), full_page=True)
+            assert _overflow(page) == 0, (path, _overflow(page))
+            if path == "/matrix/":
+                assert page.locator("#matrix-chart .xtick").count() == 6  # every task labelled: the map keeps its width
+                plot = page.locator("#matrix-chart .nsewdrag").first.bounding_box()
+                assert plot["width"] > 300, plot
+                table = page.locator(".matrix-table").bounding_box()
+                last = page.locator("#matrix-table tbody tr").first.locator("td").last.bounding_box()
+                assert last["x"] + last["width"] <= table["x"] + table["width"] + 1  # task columns in view
+                assert page.locator("#matrix-table tbody th").first.get_attribute("title").endswith(long_name)
+            if path.startswith("/?"):
+                card = page.locator("#radar-overall").bounding_box()
+                legend = page.locator("#radar-overall .legend").bounding_box()
+                assert legend["x"] + legend["width"] <= card["x"] + card["width"] + 1, (legend, card)
