@@ -3,6 +3,7 @@ which one the board ranks and why (docs/scoring.md "Ranking": each system is ran
 submission, preferring the current benchmark version), with a small plotly line chart of Pass@1."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -76,10 +77,10 @@ def _point(run: EvaluationRun, *, ranked: EvaluationRun, system: System, rank: i
 
 def history_figure(*, points: list[dict[str, Any]], title: str) -> dict[str, Any]:
     """A small line chart of Overall Pass@1 (percent, with its 95% interval as error bars) per finished run, oldest
-    first, the ranked run drawn as a star. `points` as `system_history` gives them. Returns a JSON-ready dict for
-    Plotly.newPlot."""
+    first, the ranked run drawn as a star, on a date axis (`history_xaxis`) and a fixed 0-100% scale with a margin.
+    `points` as `system_history` gives them. Returns a JSON-ready dict for Plotly.newPlot."""
     scored = [p for p in points if p["pass_at_1"] is not None]
-    x = [p["finished_at"].isoformat() for p in scored]
+    x = [_plotly_time(p["finished_at"]) for p in scored]
     y = [round(100 * p["pass_at_1"], 2) for p in scored]
     ci = [p["pass_at_1_ci"] or (p["pass_at_1"], p["pass_at_1"]) for p in scored]
     text = [f"#{p['submission']} · Pass@1 {100 * p['pass_at_1']:.1f}% [{100 * c[0]:.1f}, {100 * c[1]:.1f}]<br>"
@@ -99,6 +100,34 @@ def history_figure(*, points: list[dict[str, Any]], title: str) -> dict[str, Any
                                  marker={"symbol": "star", "size": 15, "color": "#e0a030",
                                          "line": {"color": "#7a4b00", "width": 1}}))
     fig.update_layout(title={"text": _label(title), "x": 0.5}, height=280, margin={"l": 50, "r": 20, "t": 45, "b": 40},
-                      yaxis={"title": "Pass@1", "ticksuffix": "%", "rangemode": "tozero"},
+                      xaxis=history_xaxis([p["finished_at"] for p in scored]),
+                      # 0% to 100% with room either side: a 0% or 100% point is never cut by the plot's edge
+                      yaxis={"title": "Pass@1", "ticksuffix": "%", "range": [-10, 110],
+                             "tickvals": [0, 25, 50, 75, 100]},
                       legend={"orientation": "h", "y": -0.25}, showlegend=True)
     return json.loads(fig.to_json())
+
+
+def history_xaxis(times: list[dt.datetime]) -> dict[str, Any]:
+    """The time axis of a history chart: dates as `Dec 3, 2026` (never the sub-millisecond ticks Plotly picks for
+    points close together), over at least a day either side of the points, so one point or points finished within
+    minutes of each other sit in the middle of a readable day scale."""
+    axis: dict[str, Any] = {"type": "date", "tickformat": "%b %-d, %Y", "hoverformat": "%Y-%m-%d %H:%M"}
+    if times:
+        first, last = min(times), max(times)
+        if last - first < dt.timedelta(days=2):
+            middle = first + (last - first) / 2
+            first, last = middle - dt.timedelta(days=1), middle + dt.timedelta(days=1)
+            axis["dtick"] = 86_400_000  # one tick a day
+        else:
+            pad = (last - first) / 20
+            first, last = first - pad, last + pad
+        axis["range"] = [_plotly_time(first), _plotly_time(last)]
+    return axis
+
+
+def _plotly_time(moment: dt.datetime) -> str:
+    """`moment` in UTC as Plotly reads a date (it has no time zones): `2026-12-03 07:42:20.957`."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return moment.isoformat(sep=" ", timespec="milliseconds")
