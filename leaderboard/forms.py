@@ -42,6 +42,10 @@ class SystemForm(forms.ModelForm):
         model = System
         fields = ["name", "agent_framework", "base_model", "type", "url", "source_url", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+        error_messages = {"name": {
+            "required": "Give the system a name.",
+            "max_length": "A name has at most %(limit_value)d characters; this one has %(show_value)d.",
+        }}
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -50,6 +54,17 @@ class SystemForm(forms.ModelForm):
         field = self.fields["type"]
         field.widget.choices = [(value, label) for value, label in field.choices
                                 if system_type_problem(user=user, type=value, current=self.current_type) is None]
+
+    def _update_errors(self, errors) -> None:
+        """One message per problem: a field the form refused already (empty, too long) keeps the form's message.
+        The model's clean() sees such a field unset and would add a second message that does not apply ("Give
+        the system a name." under a name that is too long)."""
+        if hasattr(errors, "error_dict"):
+            kept = {field: found for field, found in errors.error_dict.items() if field not in self._errors}
+            if not kept:
+                return
+            errors = forms.ValidationError(kept)
+        super()._update_errors(errors)
 
     def clean_type(self) -> str:
         value = self.cleaned_data["type"]
