@@ -16,7 +16,9 @@ from core.report import csv_safe_row
 from leaderboard.badges import run_badges
 from leaderboard.selectors import LANGUAGE_VIEWS, latest_runs, leaderboard_rows
 
-BOARD_SCHEMA = "board-export/v1"
+#: v2: board.csv's `<view>_group` holds the submission ids of the group's rows (v1 held their ranks, which repeat
+#: when rows tie: `1;1` named no row); board.json's groups gain "submissions" (docs/exports.md "Changes").
+BOARD_SCHEMA = "board-export/v2"
 RESULTS_SCHEMA = "results-export/v1"
 METRICS = ("pass_at_1", "ac", "dsr", "solved")
 #: Columns of board.csv, in order (docs/exports.md "board.csv").
@@ -37,7 +39,7 @@ RESULTS_CSV_FIELDS = (
 
 
 def board_export(*, split: Split) -> dict[str, Any]:
-    """The whole board of a split as one JSON-ready dict (schema `board-export/v1`, docs/exports.md):
+    """The whole board of a split as one JSON-ready dict (schema `board-export/v2`, docs/exports.md):
     {"schema", "generated_at", "benchmark": {"name", "title", "version", "split", "tasks": {view: count},
     "excluded": {view: [names]}}, "evaluator": {"current": version, "versions": [versions the rows were scored
     by]}, "rows": [row]}. One row per system with a finished public run (evaluated by us; published rows are at
@@ -45,12 +47,15 @@ def board_export(*, split: Split) -> dict[str, Any]:
     false): {"system", "team", "type", "agent_framework", "base_model", "submission", "submitted_at",
     "evaluated_at", "benchmark_version", "evaluator": {"version", "backend", "isolation"}, "outdated", "ranked",
     "badges": [keys of leaderboard.badges], "source_url", "views": {view: {"rank", "tied_with_leader",
-    "significance_group": {"ranks", "systems"} or null, **M} or null when the run has no task of the view}} (M: the
+    "significance_group": {"ranks", "systems", "submissions"} or null, **M} or null when the run has no task of the view}} (M: the
     metrics of docs/scoring.md "Report schema", fractions in [0, 1] with their 95% intervals; rank null for the
     reference solutions)."""
     ranks: dict[str, dict[int, Any]] = {}
+    keys: dict[str, list[int | None]] = {}  # per view, the submission of each board position (None: a reported row)
     for view in LANGUAGE_VIEWS:
-        ranks[view] = {r.run.pk: r for r in leaderboard_rows(split=split, language=view) if r.run is not None}
+        board = leaderboard_rows(split=split, language=view)
+        ranks[view] = {r.run.pk: r for r in board if r.run is not None}
+        keys[view] = [r.run.submission_id if r.run is not None else None for r in board]
     overall_order = {pk: i for i, pk in enumerate(ranks["overall"])}
     runs = sorted(latest_runs(split=split, results=False), key=lambda run: (
         run.submission.system.type == System.Type.REFERENCE, overall_order.get(run.pk, len(overall_order)),
@@ -66,7 +71,9 @@ def board_export(*, split: Split) -> dict[str, Any]:
             views[view] = None if metrics is None else {
                 "rank": ranked.rank if ranked else None,
                 "tied_with_leader": ranked.tied_with_leader if ranked else None,
-                "significance_group": {"ranks": group["ranks"], "systems": group["systems"]} if group else None,
+                "significance_group": {"ranks": group["ranks"], "systems": group["systems"],
+                                       "submissions": [keys[view][p - 1] for p in group["positions"]]}
+                if group else None,
                 **metrics}
         rows.append({"system": s.system.name, "team": s.system.team.name, "type": s.system.type,
                      "agent_framework": s.system.agent_framework, "base_model": s.system.base_model,
@@ -128,7 +135,7 @@ def board_csv(export: dict[str, Any]) -> str:
                 line[f"{view}_{metric}"] = _number(m.get(metric))
                 line[f"{view}_{metric}_lo"], line[f"{view}_{metric}_hi"] = _number(ci[0]), _number(ci[1])
             group = m.get("significance_group")
-            line[f"{view}_group"] = ";".join(str(r) for r in group["ranks"]) if group else ""
+            line[f"{view}_group"] = ";".join(str(k) for k in group["submissions"]) if group else ""
         line["badges"], line["source_url"] = ";".join(row["badges"]), row["source_url"]
         lines.append(line)
     return _csv(BOARD_CSV_FIELDS, lines)

@@ -167,6 +167,8 @@ class SignificanceGroupOutputSerializer(PayloadSerializer):
 
     ranks = serializers.ListField(child=serializers.IntegerField(), help_text="their ranks")
     systems = serializers.ListField(child=serializers.CharField(), help_text="their names")
+    submissions = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                        help_text="their submissions' ids, the keys of their rows (board.json only)")
 
 
 class LeaderboardRowOutputSerializer(PayloadSerializer):

@@ -260,7 +260,7 @@ class ExportEvaluatorsOutputSerializer(PayloadSerializer):
 
 
 class BoardExportOutputSerializer(PayloadSerializer):
-    """GET /api/v1/export/board.json (schema board-export/v1, docs/exports.md)."""
+    """GET /api/v1/export/board.json (schema board-export/v2, docs/exports.md)."""
 
     schema = serializers.CharField()
     generated_at = serializers.DateTimeField()

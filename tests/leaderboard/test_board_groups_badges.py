@@ -87,7 +87,10 @@ def test_the_api_and_the_exports_carry_the_groups(board):
     text = api.get("/api/v1/export/board.csv").content.decode()
     lines = list(csv.DictReader(io.StringIO(text)))
     line = next(r for r in lines if r["system"] == "Strong")
-    assert line["overall_group"] == "1;2" and line["badges"] == "verified"
+    close = next(r for r in lines if r["system"] == "Close")
+    assert line["overall_group"] == f"{line['submission']};{close['submission']}" and line["badges"] == "verified"
+    assert strong["views"]["overall"]["significance_group"]["submissions"] == [int(line["submission"]),
+                                                                             int(close["submission"])]
     header = text.splitlines()[0].split(",")
     assert header[-5:] == ["python_group", "java_group", "overall_group", "badges", "source_url"]
 

@@ -45,7 +45,7 @@ def test_board_json_has_every_row_with_its_intervals_per_view_and_the_versions(b
     response = APIClient().get("/api/v1/export/board.json")
     data = response.json()
 
-    assert response.status_code == 200 and data["schema"] == "board-export/v1"
+    assert response.status_code == 200 and data["schema"] == "board-export/v2"
     assert data["benchmark"]["name"] == "demo" and data["benchmark"]["version"] == board.benchmark.version
     assert data["benchmark"]["tasks"] == {"overall": 6, "python": 5, "java": 1}
     assert data["evaluator"] == {"current": EVALUATOR_VERSION, "versions": [EVALUATOR_VERSION]}
