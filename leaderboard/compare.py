@@ -23,12 +23,23 @@ def comparable_systems(*, split: Split) -> list[System]:
 
 
 def _system_of(ref: str) -> System:
-    """The system `ref` names: its id (ASCII digits) or its exact name (catalog.selectors.system_by_ref). Raises
-    NotFound."""
+    """The system `ref` names: its id (ASCII digits) or its exact name (catalog.selectors.system_by_ref), else the
+    one system whose name equals it ignoring letter case (`demo agent alpha` for `Demo Agent Alpha`). Raises
+    NotFound when none matches, or when several match ignoring case (the message lists them)."""
     system = system_by_ref(ref)
-    if system is None:
-        raise NotFound(f"no system with id {ref}" if ref.isascii() and ref.isdigit() else f"no system named {ref!r}")
-    return system
+    if system is not None:
+        return system
+    if ref.isascii() and ref.isdigit():
+        raise NotFound(f"no system with id {ref}")
+    wanted = ref.casefold()
+    matches = [pk for pk, name in System.objects.values_list("pk", "name") if name.casefold() == wanted]
+    if len(matches) == 1:
+        return System.objects.select_related("team").get(pk=matches[0])
+    if matches:
+        names = sorted(System.objects.filter(pk__in=matches).values_list("name", flat=True))
+        raise NotFound(f"no system named {ref!r}; {len(names)} differ from it only in letter case "
+                       f"({', '.join(repr(n) for n in names)}): give the exact name or the id")
+    raise NotFound(f"no system named {ref!r}")
 
 
 def _run_of(split: Split, system: System, runs: dict[int, EvaluationRun]) -> EvaluationRun:

@@ -31,15 +31,21 @@ def _language(request, default: str = "overall") -> str:
 
 
 def compare(request):
-    """/compare/?a=&b=[&language=&benchmark=&split=]: two systems (each by id or exact name) side by side per task,
-    the paired difference of Pass@1 with its 95% paired bootstrap interval, wins / ties / losses, where they differ
-    most. Without both: the pickers. 404 for an unknown system, split or view; 400 when a and b are the same."""
+    """/compare/?a=&b=[&language=&benchmark=&split=]: two systems (each by id or name, letter case ignored when
+    only one system matches) side by side per task, the paired difference of Pass@1 with its 95% paired bootstrap
+    interval, wins / ties / losses, where they differ most. Without both: the pickers. 404 for an unknown system
+    or split; 400, with the pickers and the message, for an unknown view (as /api/v1/compare/) or when a and b are
+    the same."""
     split = _split(request)
-    language = _language(request)
+    language = request.GET.get("language") or "overall"
     a, b = (request.GET.get("a") or "").strip(), (request.GET.get("b") or "").strip()
     context = {"split": split, "language": language, "languages": [(k, LABELS[k]) for k in LANGUAGE_VIEWS],
                "systems": comparable_systems(split=split), "a": a, "b": b, "data": None, "error": None}
     status = 200
+    if language not in LANGUAGE_VIEWS:
+        context["error"] = f"unknown language {language!r}: use one of {', '.join(LANGUAGE_VIEWS)}"
+        context["language"] = "overall"
+        return render(request, "leaderboard/compare.html", context, status=400)
     if a and b:
         try:
             context["data"] = system_compare(split=split, a=a, b=b, language=language)
