@@ -331,17 +331,21 @@ def test_python_static_count_of_the_more_suite_agrees_with_pytest_collection(tmp
 
 
 def test_python_files_option_from_tox_ini_and_a_broken_ini(tmp_path):
-    tests_dir = write(tmp_path / "tests", {"check_api.py": "def test_a(): pass\n", "test_default.py": "def test_c(): pass\n"})
+    tests_dir = write(tmp_path / "tests", {"check_api.py": "def test_a(): pass\ndef test_b(): pass\n",
+                                           "test_default.py": "def test_c(): pass\n"})
+    assert count_python_tests(tests_dir) == 1  # the default patterns
     (tests_dir / "tox.ini").write_text("[pytest]\npython_files = check_*.py\n")
-    assert count_python_tests(tests_dir) == 1  # tox.ini's [pytest] section is read (its name or section mutated)
+    assert count_python_tests(tests_dir) == 2  # tox.ini's [pytest] section is read (its name or section mutated)
     (tests_dir / "pytest.ini").write_text("python_files = test_*.py\n")  # no section header: configparser refuses it
     # A broken pytest.ini is skipped, the folder's other files still read (`continue` made `break`).
-    assert count_python_tests(tests_dir) == 1
+    assert count_python_tests(tests_dir) == 2
 
 
 def test_a_pytest_ini_without_python_files_stops_the_search(tmp_path):
-    tests_dir = write(tmp_path / "tests", {"check_api.py": "def test_a(): pass\n", "test_default.py": "def test_c(): pass\n"})
+    tests_dir = write(tmp_path / "tests", {"check_api.py": "def test_a(): pass\ndef test_b(): pass\n",
+                                           "test_default.py": "def test_c(): pass\n"})
     (tmp_path / "pytest.ini").write_text("[pytest]\npython_files = check_*.py\n")
+    assert count_python_tests(tests_dir) == 2  # the parent's patterns, while the folder has no pytest.ini
     (tests_dir / "pytest.ini").write_text("[pytest]\naddopts = -q\n")
     # pytest.ini is the rootdir's config even without python_files: the defaults, not the parent's patterns
     # (`name == "pytest.ini"` inverted or its string changed).
