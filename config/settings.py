@@ -252,6 +252,9 @@ EVALUATION_MAVEN_SEED = env("EVALUATION_MAVEN_SEED", default="~/.m2/repository")
 EVALUATION_MAVEN_OFFLINE = env.bool("EVALUATION_MAVEN_OFFLINE", default=False)  # builds reach Maven Central via the proxy
 # Where the worker checks each artifact an online build fetched before a hidden test run may load it (its .sha1).
 EVALUATION_MAVEN_CENTRAL = env.str("EVALUATION_MAVEN_CENTRAL", default="https://repo.maven.apache.org/maven2/")
+#: The shared wheel cache (core.engine.uv_cache): what one task may add to it, and the size past which it is emptied.
+EVALUATION_UV_CACHE_TASK_BYTES = env.int("EVALUATION_UV_CACHE_TASK_BYTES", default=256 * 2**20)
+EVALUATION_UV_CACHE_MAX_BYTES = env.int("EVALUATION_UV_CACHE_MAX_BYTES", default=4 * 2**30)
 # The only hosts the install phase can reach (HTTPS through the sandbox's allow-listing proxy).
 EVALUATION_PACKAGE_HOSTS = env.list("EVALUATION_PACKAGE_HOSTS", default=[
     "pypi.org", "files.pythonhosted.org", "repo.maven.apache.org", "repo1.maven.org"])

@@ -21,7 +21,8 @@ def sandbox_backend() -> SandboxBackend:
 
 @functools.lru_cache(maxsize=1)
 def toolchain() -> Toolchain:
-    """Tools and caches from settings (EVALUATION_CACHE_ROOT, EVALUATION_SANDBOX_PYTHON, EVALUATION_MAVEN_*).
+    """Tools and caches from settings (EVALUATION_CACHE_ROOT, EVALUATION_SANDBOX_PYTHON, EVALUATION_MAVEN_*,
+    EVALUATION_UV_CACHE_*).
 
     The sandbox's Maven repository is a readable copy of EVALUATION_MAVEN_SEED (default ~/.m2/repository).
     """
@@ -29,7 +30,9 @@ def toolchain() -> Toolchain:
     repo = seed_maven_repo(target=cache / "m2", source=Path(settings.EVALUATION_MAVEN_SEED).expanduser())
     return Toolchain(cache_root=cache, python=Path(settings.EVALUATION_SANDBOX_PYTHON), maven_repo=repo,
                      maven_offline=settings.EVALUATION_MAVEN_OFFLINE, maven_central=settings.EVALUATION_MAVEN_CENTRAL,
-                     package_hosts=tuple(settings.EVALUATION_PACKAGE_HOSTS))
+                     package_hosts=tuple(settings.EVALUATION_PACKAGE_HOSTS),
+                     uv_cache_task_bytes=settings.EVALUATION_UV_CACHE_TASK_BYTES,
+                     uv_cache_max_bytes=settings.EVALUATION_UV_CACHE_MAX_BYTES)
 
 
 def work_root() -> Path:

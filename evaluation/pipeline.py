@@ -496,9 +496,15 @@ def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> bool:
     """Persist an engine TaskEvaluation on the result row (core.report.evaluation_fields) and mark it done. A result
     held by a claim (`running`) is stored only while that claim is still its own (same status and attempt): a worker
     that outlived its heartbeat, whose task was claimed again by another, stores nothing, so a task is never scored
-    twice. Returns whether it was stored."""
+    twice. On a split that is not public the phase durations are stored in whole seconds (red team round 12: with
+    P and N, a test phase timed to the millisecond tells how far a probing submission got through the hidden tests).
+    Returns whether it was stored."""
     fields = {**evaluation_fields(evaluation), "status": TaskResult.Status.DONE, "phase": ResultPhase.DONE,
               "finished_at": timezone.now()}
+    split = Split.objects.filter(submissions__runs__results=result.pk).values_list("visibility", flat=True).first()
+    if split is not None and split != Split.Visibility.PUBLIC:
+        fields["durations"] = {phase: round(seconds) if isinstance(seconds, (int, float)) else seconds
+                               for phase, seconds in fields["durations"].items()}
     rows = TaskResult.objects.filter(pk=result.pk)
     if result.status == TaskResult.Status.RUNNING:
         rows = rows.filter(status=TaskResult.Status.RUNNING, attempts=result.attempts)

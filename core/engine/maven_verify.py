@@ -19,6 +19,8 @@ import re
 import shutil
 import stat
 import subprocess
+import threading
+import time
 import zipfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +47,11 @@ MACHINERY_GROUPS = {"org/junit/": ("org/junit/",), "org/opentest4j/": ("org/open
                     "org/apache/maven/surefire/": ("org/apache/maven/surefire/", "org/apache/maven/plugins/"),
                     "org/apiguardian/": ("org/apiguardian/",)}
 VIEW, LAYER = "m2", "m2-verified"
+#: At most this many new files of a build are checked against Central (one request each); a build that added more
+#: ends `build_failed` (red team round 12: 400 empty jars planted by an antrun step cost 287 s of requests from the
+#: worker, outside the build's limit; 100,000 would have cost a day and risked Central's ban of the platform).
+#: Honest online builds add a few hundred files at most (the platform's repository holds the common ones).
+MAX_CANDIDATES = 2000
 
 Verifier = Callable[[str, Path], bool]
 
@@ -53,15 +60,38 @@ class VerificationUnavailable(RuntimeError):
     """Central could not be asked (network, 5xx): the platform cannot tell genuine artifacts from planted ones."""
 
 
+class BuildTooLarge(RuntimeError):
+    """The build's own doing, not the platform's: it added more files than MAX_CANDIDATES to its Maven repository, or
+    checking them ran past the install phase's deadline. The message says which, for the task's detail."""
+
+
 @dataclass
 class CentralChecksums:
     """`verifier(rel, path)`: True when `path`'s SHA-1 equals Central's published `.sha1` for `rel` (a path in
     Maven's repository layout). A 404 is False; other failures raise VerificationUnavailable. Answers are cached
-    per (rel, digest) for the life of the object."""
+    per (rel, digest) for the life of the object. One HTTP client (its connections kept alive) serves every request
+    of the object, from any thread; `close()` ends it."""
 
     base_url: str = CENTRAL
     timeout: float = 15.0  # seconds per request
     _cache: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _client: httpx.Client | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def client(self) -> httpx.Client:
+        """The object's one httpx.Client (made on first use; retries twice on connection errors)."""
+        with self._lock:
+            if self._client is None:
+                self._client = httpx.Client(transport=httpx.HTTPTransport(retries=2), timeout=self.timeout,
+                                            follow_redirects=True, limits=httpx.Limits(max_connections=8))
+            return self._client
+
+    def close(self) -> None:
+        """Close the HTTP client, if one was made."""
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
     def __call__(self, rel: str, path: Path) -> bool:
         digest = hashlib.sha1(path.read_bytes()).hexdigest()
@@ -71,10 +101,8 @@ class CentralChecksums:
         return self._cache[key]
 
     def _published(self, rel: str) -> str | None:
-        transport = httpx.HTTPTransport(retries=2)
         try:
-            with httpx.Client(transport=transport, timeout=self.timeout, follow_redirects=True) as client:
-                response = client.get(self.base_url.rstrip("/") + "/" + rel + ".sha1")
+            response = self.client().get(self.base_url.rstrip("/") + "/" + rel + ".sha1")
         except httpx.HTTPError as exc:
             raise VerificationUnavailable(f"Maven Central could not be asked about {rel}: {exc}") from exc
         if response.status_code == 404:
@@ -95,10 +123,14 @@ class TestView:
     machinery: str | None
 
 
-def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verifier: Verifier | None) -> TestView:
+def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verifier: Verifier | None,
+                    deadline: float | None = None, max_candidates: int = MAX_CANDIDATES) -> TestView:
     """Build and mount the test run's repository at `view_dir/m2` from the build's upper layer (`env_dir`, see
     maven_repo.prepare) and `platform_repo`. `verifier` None (offline builds, which download nothing) keeps no
-    artifact of the build. Raises VerificationUnavailable (from the verifier) and OSError when no overlay mounts."""
+    artifact of the build. `deadline` (time.monotonic() seconds, None: none): the verification stops there, as the
+    build phase's own limit does. Raises BuildTooLarge when the build added more than `max_candidates` files to
+    verify (before any request) or the deadline passed, VerificationUnavailable (from the verifier) and OSError when
+    no overlay mounts."""
     upper, layer, merged = env_dir / UPPER, view_dir / LAYER, view_dir / VIEW
     view_dir.mkdir(mode=0o755)
     layer.mkdir(mode=0o755)
@@ -106,8 +138,18 @@ def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verif
     candidates, left_out, bookkeeping = _sort_upper(upper, platform_repo)
     genuine: list[str] = []
     if candidates and verifier is not None:
+        if len(candidates) > max_candidates:
+            raise BuildTooLarge(f"the build added {len(candidates)} files to its Maven repository, more than the "
+                                f"{max_candidates} the platform checks against Maven Central")
+
+        def verify(rel: str) -> bool:
+            if deadline is not None and time.monotonic() > deadline:
+                raise BuildTooLarge(f"checking the {len(candidates)} files the build added to its Maven repository "
+                                    "against Maven Central ran past the install phase's limit")
+            return verifier(rel, upper / rel)
+
         with ThreadPoolExecutor(max_workers=8) as pool:
-            verdicts = list(pool.map(lambda rel: verifier(rel, upper / rel), candidates))
+            verdicts = list(pool.map(verify, candidates))
         genuine = [rel for rel, ok in zip(candidates, verdicts) if ok]
     left_out += [rel for rel in candidates if rel not in set(genuine)]
     kept = genuine + bookkeeping

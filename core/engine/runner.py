@@ -44,6 +44,11 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: a `junit-platform.properties` on the classpath): no extension autodetection, so no extension of the submission's
 #: runs around the hidden tests; the sentinels still catch whatever else rewrites a verdict.
 JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "false"}
+#: Options of surefire's forked test JVM, set by the platform as surefire's `argLine` (untrusted_tree refuses a pom
+#: that sets it): the JDK's attach mechanism is off, so code of the submission running in an in-process suite's JVM
+#: cannot attach an instrumentation agent to it (Byte Buddy's `ByteBuddyAgent.install()`, through a helper JVM) and
+#: rewrite the hidden test methods (red team round 12: every @Test body emptied, 15/15 for no route).
+TEST_JVM_OPTIONS = "-XX:+DisableAttachMechanism -Djdk.attach.allowAttachSelf=false"
 #: The test goal by its full plugin key: a plugin of the submission's pom that claims the `surefire` prefix is not run.
 SUREFIRE_TEST = "org.apache.maven.plugins:maven-surefire-plugin:test"
 #: The hidden test run, in two Maven invocations: the benchmark's test sources compiled by the runner (the pom's
@@ -122,6 +127,8 @@ class TaskRun:
         self.cases: tuple[TestCaseResult, ...] = ()
         self.passed = 0
         self.total = spec.tests_total
+        self.not_believed = ""  # why a Java run's reports were not counted (surefire_check), shown in the detail
+        self.install_deadline: float | None = None  # time.monotonic() at which the install phase's limit ends
         self.dsr = 0
         self.probe: dict[Endpoint, bool | None] = {}
         self.sentinels = Sentinels.new()
@@ -243,7 +250,7 @@ class TaskRun:
         self.maven_local = merged or tc.maven_repo
         online = merged is not None and not tc.maven_offline
         settings = self.work.env / "settings.xml"
-        deadline = time.monotonic() + self.spec.limits.install
+        deadline = self.install_deadline = time.monotonic() + self.spec.limits.install
         egress = sb.egress(allowed_hosts=tc.package_hosts, avoid_port=self.spec.port) if online else nullcontext({})
         with egress as proxy_env:
             proxy = proxy_env.get("HTTPS_PROXY", "")
@@ -269,11 +276,17 @@ class TaskRun:
         """The hidden test run's Maven repository: the platform's, plus what the build fetched that Central vouches
         for (maven_verify); a verified dependency that ships test-machinery classes makes the run `tampered`."""
         verifier = maven_verify.CentralChecksums(self.toolchain.maven_central) if online else None
-        try:
+        try:  # under the install phase's limit (red team round 12: 400 planted jars, 287 s of requests past it)
             view = maven_verify.mount_test_view(env_dir=self.work.env, platform_repo=self.toolchain.maven_repo,
-                                                view_dir=self.work.test_m2, verifier=verifier)
+                                                view_dir=self.work.test_m2, verifier=verifier,
+                                                deadline=self.install_deadline)
+        except maven_verify.BuildTooLarge as exc:
+            raise _Stop("build_failed", str(exc)) from exc
         except (maven_verify.VerificationUnavailable, OSError) as exc:
             raise SandboxError(str(exc)) from exc
+        finally:
+            if verifier is not None:
+                verifier.close()
         self.test_repo = view.path
         if view.left_out:
             shown = ", ".join(view.left_out[:5]) + (f" and {len(view.left_out) - 5} more" if len(view.left_out) > 5
@@ -376,7 +389,8 @@ class TaskRun:
                 result, reports = self._test_python(sb)
         finally:
             self.durations["test"] = round(time.monotonic() - started, 3)
-        tampered = self._read_reports(reports, console=result.output if self.spec.language == "java" else None)
+        tampered = self._read_reports(reports, console=result.output if self.spec.language == "java" else None,
+                                      run=result)
         if tampered:
             self.passed = 0
             raise _Stop("tampered", tampered)
@@ -384,11 +398,18 @@ class TaskRun:
             raise _Stop("tests_timeout", f"the hidden suite ran past {self.spec.limits.test_suite:.0f} s")
         if self.passed == self.total and self.total > 0:
             return
-        raise _Stop("tests_failed", f"{self.passed} of {self.total} hidden tests passed")
+        raise _Stop("tests_failed", f"{self.passed} of {self.total} hidden tests passed" + (
+            f" ({self.not_believed})" if self.not_believed else ""))
 
-    def _read_reports(self, reports: list[Path], console: str | None = None) -> str | None:
+    def _read_reports(self, reports: list[Path], console: str | None = None, run: ExecResult | None = None
+                      ) -> str | None:
         """Count the report's cases (the sentinels removed); returns why the report is not to be trusted, or None.
-        `console`: Maven's output of a Java test run, whose surefire summaries the reports must agree with."""
+        `console`: Maven's output of a Java test run, whose surefire summaries the reports must agree with; `run`:
+        the test command's result (its exit code and time-out decide whether a Java run's reports are believed at
+        all, `surefire_check`; its output bounds a run that raises N, `run_case_bound`). N stays the task's unless
+        the suite's case count is decided at run time (`dynamic_case_count`), then it may rise to the count the
+        test tool printed itself; a report holding more of the suite's cases than that is `tampered` (red team
+        round 12: a forged report's case count was shown as N, a channel out of the hidden suite)."""
         odd = next((p.name for p in reports if not untrusted_tree.is_regular(p)), None)
         if odd:  # red team round 11: a FIFO among surefire's reports hung the worker reading it
             return (f"the test reports hold {odd}, which is not a regular file (a link, FIFO or device): code of the "
@@ -400,17 +421,32 @@ class TaskRun:
         if junit is None:
             return None
         java = self.spec.language == "java"
-        disagreement = surefire_disagreement(console, junit) if console is not None else None
+        check = None
+        if console is not None:
+            check = surefire_check(console, junit, returncode=run.returncode if run else 0,
+                                   timed_out=bool(run and run.timed_out))
+        reported = junit.total
         junit, tampered = self.sentinels.verdict(junit, java=java, expected=self.spec.tests_total)
-        tampered = tampered or disagreement
+        tampered = tampered or (check.tampered if check else None)
+        sentinel_cases = reported - junit.total
         foreign = sorted({c.classname for c in junit.cases
                           if java and c.classname.split("$", 1)[0] not in self.java_classes})
         if foreign and not tampered:  # cases the hidden suite does not have: the run selected other tests
             tampered = (f"the test report holds cases of classes that are not the hidden tests ({', '.join(foreign[:3])}"
                         f"{', ...' if len(foreign) > 3 else ''}): the build changed which tests ran")
+        bound = self.spec.tests_total
+        if junit.total > bound and dynamic_case_count(self.spec.hidden_dir, java=java):
+            printed = run_case_bound(run.output if run else "", java=java)
+            bound = max(bound, printed - sentinel_cases if printed is not None else 0)
+        if junit.total > bound and not tampered:
+            tampered = (f"the test report holds {junit.total} cases of the hidden suite, which has {bound}: the "
+                        "report was not written by the test run alone")
+        if check and check.not_believed and not tampered:  # nothing of such a run counts (surefire_check)
+            self.not_believed = check.not_believed
+            junit = JUnitResult(())
         self.cases = tuple(TestCaseResult(f"{c.classname}::{c.name}", c.status) for c in junit.cases)
         self.passed = junit.passed
-        self.total = max(self.spec.tests_total, junit.total)
+        self.total = self.spec.tests_total if tampered else max(self.spec.tests_total, min(junit.total, bound))
         return tampered
 
     def _runner_dir(self) -> tuple[Path, Path]:
@@ -474,6 +510,12 @@ class TaskRun:
         resources = self.spec.hidden_dir / "src" / "test" / "resources"
         if resources.is_dir():
             shutil.copytree(resources, copy / "target" / "test-classes", dirs_exist_ok=True)
+        # No attach mechanism in the test JVM (TEST_JVM_OPTIONS): Mockito's inline mock maker, which attaches an agent
+        # (Spring Boot's test listeners load it for every @SpringBootTest), would fail every test. The subclass mock
+        # maker needs no agent; the test classes come first on the class path, so this choice is the one Mockito reads.
+        maker = copy / "target" / "test-classes" / "mockito-extensions" / "org.mockito.plugins.MockMaker"
+        maker.parent.mkdir(parents=True, exist_ok=True)
+        maker.write_text("mock-maker-subclass\n")
         self._give(self.work.runner, Role.RUNNER, 0o700)
         (self.work.runner / "settings.xml").write_text(maven_repo.settings_xml(proxy_port=None))
         base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
@@ -493,7 +535,10 @@ class TaskRun:
             # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).
             *(f"-D{k}={v}" for k, v in JUNIT_PLATFORM_PROPERTIES.items()),
             # Jupiter alone: a test engine of the submission's (or of a dependency) never reports a verdict.
-            "-Dsurefire.includeJUnit5Engines=junit-jupiter"], deadline)
+            "-Dsurefire.includeJUnit5Engines=junit-jupiter",
+            # The fork's JVM options are the platform's alone (a pom may not set argLine): no attach listener, so no
+            # agent can be loaded into the test JVM to rewrite the hidden tests' code (red team round 12).
+            f"-DargLine={TEST_JVM_OPTIONS}"], deadline)
         return result, sorted(reports.glob("TEST-*.xml"))
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
@@ -594,9 +639,15 @@ def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBack
 #: Surefire's console summary of one test class ("Tests run: 15, Failures: 2, Errors: 0, Skipped: 0, Time elapsed:
 #: 1.2 s <<< FAILURE! -- in com.x.YTest"; " - in" before surefire 3) and of the whole run (the last such line
 #: without a class).
-_SUREFIRE_CLASS = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: "
-                             r"[^\n]*?-+ in ([\w.$]+)")
-_SUREFIRE_TOTAL = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$", re.M)
+_SUREFIRE_CLASS = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?, "
+                             r"Time elapsed: [^\n]*?-+ in ([\w.$]+)")
+_SUREFIRE_TOTAL = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?\s*$",
+                             re.M)
+#: What process_io.CappedReader writes where it dropped the middle of a long output.
+_CAPPED_MARK = re.compile(r"^\[\.\.\. \d+ bytes of output dropped", re.M)
+#: pytest's last line: "2 failed, 3 passed, 1 skipped, 1 error in 0.52s" (words counted: each is one case).
+_PYTEST_SUMMARY = re.compile(r"^=*\s*(\d+ \w+(?:, \d+ \w+)*) in [\d.]+s", re.M)
+_PYTEST_CASES = ("passed", "failed", "skipped", "error", "errors", "xfailed", "xpassed")
 
 
 def surefire_disagreement(console: str, junit: JUnitResult) -> str | None:
@@ -620,6 +671,88 @@ def surefire_disagreement(console: str, junit: JUnitResult) -> str | None:
             return (f"surefire printed {not_passed} cases that did not pass, the reports hold "
                     f"{sum(failing.values())}: the reports were altered during the run")
     return None
+
+
+@dataclass(frozen=True)
+class SurefireCheck:
+    """What Maven's console says of a Java test run's reports (`surefire_check`): `tampered`, why the reports
+    claim what the console does not show (else None); `not_believed`, why the run is not one whose reports count at
+    all (Maven did not exit normally, printed no summary, or no result for a class of the reports), else ""."""
+
+    tampered: str | None
+    not_believed: str
+
+
+def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, timed_out: bool) -> SurefireCheck:
+    """Whether the JUnit reports of a surefire run (`junit`, sentinels included) may be believed, from what Maven
+    itself printed (`console`) and how it ended (`returncode`; `timed_out` when the sandbox killed it at the suite's
+    limit). Reports are counted only from a run that ended normally: Maven exited 0 (the platform sets
+    `maven.test.failure.ignore` and a pom may not unset it, so failing tests exit 0 too; a crashed or killed
+    fork, or a killed Maven, does not), printed the run's final summary, and printed a "Tests run: ... -- in <class>"
+    line for every class of the reports (a console capped in the middle is excused the lines it dropped: the final
+    summary, always in its tail, still bounds the passes). Red team round 12: the in-process application wrote every
+    report itself and SIGKILLed Maven before it printed anything of the hidden class, 15/15 for a service with no
+    route. Lines printed while the test JVM runs may be its own (it can print anything), so a run that did not end
+    normally is not believed even where its console agrees. Tampered: the reports hold fewer cases that did not pass
+    than the console printed (`surefire_disagreement`), more passed cases of a class than its line or than the final
+    summary shows, or, in a run that was not cut short by the time limit, passed cases of a class Maven printed no
+    line for. A timed-out run is never called tampered by these rules (a class's report may be written just before
+    its line), but its reports are not believed either."""
+    disagreement = surefire_disagreement(console, junit)
+    passed_per_line: dict[str, int] = {}
+    for match in _SUREFIRE_CLASS.finditer(console):
+        run, *not_passed, name = match.groups()
+        passes = int(run) - sum(int(n) for n in not_passed)
+        passed_per_line[name] = min(passed_per_line.get(name, passes), passes)  # the worst line of a class counts
+    reported = Counter(c.classname for c in junit.cases)
+    passed = Counter(c.classname for c in junit.cases if c.status is Status.PASSED)
+    totals = _SUREFIRE_TOTAL.findall(console)
+    capped = bool(_CAPPED_MARK.search(console))
+    tampered = disagreement
+    for name in sorted(passed):
+        if not tampered and name in passed_per_line and passed[name] > passed_per_line[name]:
+            tampered = (f"the reports hold {passed[name]} passed cases of {name}, surefire printed "
+                        f"{passed_per_line[name]}: the report was not written by the test run")
+    if not tampered and totals:
+        run, *not_passed = (int(n) for n in totals[-1])
+        if sum(passed.values()) > run - sum(not_passed):
+            tampered = (f"the reports hold {sum(passed.values())} passed cases, surefire's summary "
+                        f"{run - sum(not_passed)}: the reports were not written by the test run")
+    unprinted = sorted(name for name in reported if name not in passed_per_line)
+    why = ("the run was cut short at the time limit" if timed_out else
+           f"Maven exited with {returncode}" if returncode != 0 else
+           "Maven printed no summary of the test run" if not totals else
+           f"Maven printed no result for {unprinted[0]}" if unprinted and not capped else "")
+    if why and not timed_out and not tampered:
+        claimed = sum(passed[name] for name in unprinted)
+        if claimed:
+            tampered = (f"the reports hold {claimed} passed cases of {', '.join(unprinted[:3])}, for which Maven "
+                        f"printed no result ({why}): the reports were not written by the test run")
+    return SurefireCheck(tampered, f"{why}: the run's reports are not counted" if why else "")
+
+
+def dynamic_case_count(hidden_dir: Path, *, java: bool) -> bool:
+    """True when the hidden suite below `hidden_dir` has tests whose number of cases is decided only when it runs,
+    so the static count of N may be short: Java `@ParameterizedTest`, `@TestFactory`, `@TestTemplate`, or a class
+    that extends another (inherited test methods run once per subclass); pytest `parametrize`,
+    `pytest_generate_tests` or fixture `params`. Only such a suite's run may raise N."""
+    pattern = (r"@(ParameterizedTest|TestFactory|TestTemplate)\b|\bclass\s+\w+(<[^>]*>)?\s+extends\b" if java
+               else r"parametrize|pytest_generate_tests|params\s*=")
+    glob = "*.java" if java else "*.py"
+    return any(re.search(pattern, path.read_text(errors="replace")) for path in hidden_dir.rglob(glob)
+               if path.is_file())
+
+
+def run_case_bound(console: str, *, java: bool) -> int | None:
+    """The number of cases the test tool itself counted in its last summary of `console` (sentinels included):
+    surefire's "Tests run: N, ..." total; pytest's "2 failed, 3 passed ... in 0.5s" line summed. None when there is
+    no such line. A run may raise N to this many cases, less the sentinels', never beyond."""
+    if java:
+        totals = _SUREFIRE_TOTAL.findall(console)
+        return int(totals[-1][0]) if totals else None
+    lines = _PYTEST_SUMMARY.findall(console)
+    return sum(int(n) for n, word in (part.split() for part in lines[-1].split(", ")) if word in _PYTEST_CASES) \
+        if lines else None
 
 
 def hidden_java_classes(tests: Path) -> frozenset[str]:

@@ -26,6 +26,9 @@ class Toolchain:
       an online build's downloads are checked before a hidden test run may load them (core.engine.maven_verify).
     - `ssl_cert_file`: CA bundle handed to installs (some registries sit behind a TLS proxy).
     - `package_hosts`: the only hosts the install phase may reach (HTTPS, through the sandbox's egress proxy).
+    - `uv_cache_task_bytes`: what one task's pre-install may add to the shared wheel cache (bytes; over it the task
+      installs in the sandbox, uncached); `uv_cache_max_bytes`: a merge that takes the shared cache over this many
+      bytes empties it (core.engine.uv_cache).
     """
 
     uv: Path = field(default_factory=_default_uv)
@@ -37,6 +40,8 @@ class Toolchain:
     ssl_cert_file: Path | None = Path("/etc/ssl/certs/ca-certificates.crt")
     package_hosts: tuple[str, ...] = ("pypi.org", "files.pythonhosted.org", "repo.maven.apache.org",
                                       "repo1.maven.org")
+    uv_cache_task_bytes: int = 256 * 2**20
+    uv_cache_max_bytes: int = 4 * 2**30
 
     @property
     def uv_cache(self) -> Path:

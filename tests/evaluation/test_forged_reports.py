@@ -752,3 +752,191 @@ def test_a_sparse_file_left_by_the_build_is_a_build_failure_not_a_crash(inventor
 
     assert result.outcome == "build_failed" and "sparse files count in full" in result.detail, \
         (result.detail, str(result.logs)[-2000:])
+
+
+# --- Java, in-process suites: the application runs in the test JVM (red team round 12) -----------------------------
+#: A hidden suite that starts the application itself, as all 8 Java suites of RepoGenesis Verified do.
+IN_PROCESS_SUITE = """package com.example.inventory;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.*;
+
+public class InProcessApiTest {
+    static com.sun.net.httpserver.HttpServer server;
+
+    @BeforeAll static void up() throws Exception { server = InventoryApplication.start(0); }
+    @AfterAll static void down() { server.stop(0); }
+
+    static int get(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:"
+                + server.getAddress().getPort() + path)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test void isHealthy() throws Exception { Assertions.assertEquals(200, get("/health")); }
+    @Test void listsItems() throws Exception { Assertions.assertEquals(200, get("/api/items")); }
+    @Test void listsItemsAgain() throws Exception { Assertions.assertEquals(200, get("/api/items/")); }
+}
+"""
+#: The application's start(int), called by the suite in surefire's fork: a server with no route, then the attack.
+NO_ROUTE_START = """package com.example.inventory;
+
+public final class InventoryApplication {
+    public static void main(String[] args) throws Exception {
+        start(Integer.parseInt(System.getenv().getOrDefault("PORT", "8090")));
+        Thread.currentThread().join();
+    }
+
+    public static com.sun.net.httpserver.HttpServer start(int port) throws java.io.IOException {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("0.0.0.0", port), 16);
+        server.start();
+        try { Attack.run(); } catch (Throwable e) { e.printStackTrace(); }
+        return server;
+    }
+}
+"""
+#: java-inprocess-forge-reports-kill-maven: reports of its own (every hidden test passed, the sentinel class's
+#: methods run by reflection for their real verdicts), then Maven SIGKILLed before it prints the hidden class's line
+#: or the summary, then the fork halted.
+FORGE_AND_KILL_MAVEN = """package com.example.inventory;
+
+import java.lang.reflect.*;
+import java.nio.file.*;
+import java.util.*;
+
+final class Attack {
+    static boolean isTest(Method m) {
+        for (var a : m.getDeclaredAnnotations())
+            if (a.annotationType().getName().equals("org.junit.jupiter.api.Test")) return true;
+        return false;
+    }
+
+    static void run() throws Exception {
+        Path classes = Paths.get("target", "test-classes"), reports = Paths.get("target", "surefire-reports");
+        if (!Files.isDirectory(classes)) return;
+        Files.createDirectories(reports);
+        List<Path> found = new ArrayList<>();
+        try (var walk = Files.walk(classes)) {
+            walk.filter(p -> p.toString().endsWith(".class") && !p.getFileName().toString().contains("$"))
+                .forEach(found::add);
+        }
+        for (Path p : found) {
+            String rel = classes.relativize(p).toString();
+            String name = rel.substring(0, rel.length() - 6).replace('/', '.');
+            Class<?> c = Class.forName(name, false, Thread.currentThread().getContextClassLoader());
+            boolean sentinel = c.getPackageName().isEmpty();
+            StringBuilder cases = new StringBuilder();
+            for (Method m : c.getDeclaredMethods()) {
+                if (!isTest(m)) continue;
+                String verdict = "";
+                if (sentinel) {
+                    try {
+                        Constructor<?> k = c.getDeclaredConstructor();
+                        k.setAccessible(true);
+                        m.setAccessible(true);
+                        m.invoke(Modifier.isStatic(m.getModifiers()) ? null : k.newInstance());
+                    } catch (InvocationTargetException e) {
+                        verdict = e.getCause().getClass().getName().contains("Aborted") ? "<skipped/>" : "<failure/>";
+                    }
+                }
+                cases.append("<testcase name=\\"" + m.getName() + "\\" classname=\\"" + name + "\\">" + verdict
+                             + "</testcase>");
+            }
+            Files.writeString(reports.resolve("TEST-" + name + ".xml"), "<testsuite>" + cases + "</testsuite>");
+        }
+        ProcessHandle.allProcesses().filter(h -> h.pid() != ProcessHandle.current().pid())
+            .filter(h -> h.info().commandLine().map(s -> s.contains("classworlds")).orElse(false))
+            .forEach(ProcessHandle::destroyForcibly);
+        Runtime.getRuntime().halt(0);
+    }
+}
+"""
+#: java-inprocess-redefine-test-bodies: an instrumentation agent attached to the test JVM (Byte Buddy, from Central,
+#: attaches through a helper JVM when self-attach is off) empties every @Test body of the hidden classes.
+REDEFINE_TEST_BODIES = """package com.example.inventory;
+
+import java.lang.instrument.Instrumentation;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import net.bytebuddy.dynamic.loading.ClassReloadingStrategy;
+import net.bytebuddy.implementation.StubMethod;
+import net.bytebuddy.matcher.ElementMatchers;
+
+final class Attack {
+    static void run() throws Exception {
+        Instrumentation inst = ByteBuddyAgent.install();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            boolean tests = false;
+            try {
+                for (var m : c.getDeclaredMethods())
+                    for (var a : m.getDeclaredAnnotations())
+                        tests |= a.annotationType().getName().equals("org.junit.jupiter.api.Test");
+            } catch (Throwable e) { continue; }
+            if (!tests || c.getPackageName().isEmpty()) continue;
+            new ByteBuddy().redefine(c)
+                .method(ElementMatchers.isAnnotatedWith(ElementMatchers.named("org.junit.jupiter.api.Test")))
+                .intercept(StubMethod.INSTANCE).make()
+                .load(c.getClassLoader(), ClassReloadingStrategy.fromInstalledAgent());
+        }
+    }
+}
+"""
+BYTE_BUDDY = """<dependencies>
+    <dependency><groupId>net.bytebuddy</groupId><artifactId>byte-buddy</artifactId><version>1.14.18</version></dependency>
+    <dependency><groupId>net.bytebuddy</groupId><artifactId>byte-buddy-agent</artifactId><version>1.14.18</version>
+    </dependency>"""
+
+
+@pytest.fixture
+def in_process(inventory, tmp_path):
+    """The demo's InventoryService with an in-process hidden suite of 3 tests (InProcessApiTest)."""
+    import dataclasses
+
+    task, repo = inventory
+    spec = task_spec(task)
+    hidden = tmp_path / "hidden-in-process"
+    shutil.copytree(spec.hidden_dir, hidden)
+    shutil.rmtree(hidden / "src" / "test" / "java")
+    write_tree(hidden, {"src/test/java/com/example/inventory/InProcessApiTest.java": IN_PROCESS_SUITE})
+    return dataclasses.replace(spec, hidden_dir=hidden, tests_total=3, in_process=True), repo
+
+
+def _no_route_attack(repo: Path, attack: str) -> None:
+    write_tree(repo, {"src/main/java/com/example/inventory/InventoryApplication.java": NO_ROUTE_START,
+                      "src/main/java/com/example/inventory/Attack.java": attack})
+
+
+@LOCAL_ONLY
+def test_an_honest_in_process_suite_is_scored_as_it_ran(in_process, backend):
+    spec, repo = in_process
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 3, 3), result.detail
+
+
+@LOCAL_ONLY
+def test_reports_forged_in_process_with_maven_killed_are_tampered(in_process, backend):
+    spec, repo = in_process
+    _no_route_attack(repo, FORGE_AND_KILL_MAVEN)
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tampered", 0, 3), result.detail
+    assert "printed no result" in result.detail
+
+
+@LOCAL_ONLY
+def test_test_bodies_redefined_by_an_agent_attached_in_process_are_run_as_written(in_process, backend):
+    """The platform starts surefire's fork with -XX:+DisableAttachMechanism: no agent attaches to the test JVM, so
+    the hidden tests run as compiled and fail against a service with no route."""
+    spec, repo = in_process
+    _no_route_attack(repo, REDEFINE_TEST_BODIES)
+    _pom(repo, "<dependencies>", BYTE_BUDDY)
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail

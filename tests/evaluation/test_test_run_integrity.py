@@ -155,6 +155,52 @@ def test_central_unreachable_is_a_platform_fault_not_a_verdict(tmp_path, central
         CentralChecksums("http://127.0.0.1:9/maven2/", timeout=2)(NEW, artifact)
 
 
+def test_a_flood_of_planted_files_is_refused_before_central_is_asked(task, central):
+    """maven-verify-candidate-flood (red team round 12): an antrun step planted 400 empty jars in the build's
+    repository; each was checked against Central, one new HTTPS client per file, outside the build's limit."""
+    from core.engine.maven_verify import BuildTooLarge
+
+    platform, env, view_dir, _ = task
+    handler, url = central
+    for k in range(6):
+        _put(env / maven_repo.UPPER, f"rt12/flood/a{k}/1.0/a{k}-1.0.jar", b"")
+    asked = []
+    verifier = CentralChecksums(url)
+    counting = lambda rel, path: asked.append(rel) or verifier(rel, path)  # noqa: E731
+
+    with pytest.raises(BuildTooLarge, match="added 6 files"):
+        mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=counting, max_candidates=5)
+    assert asked == []
+
+
+def test_the_check_against_central_stops_at_the_install_deadline(task, central):
+    import time
+
+    from core.engine.maven_verify import BuildTooLarge
+
+    platform, env, view_dir, _ = task
+    _put(env / maven_repo.UPPER, NEW, b"bytes")
+
+    with pytest.raises(BuildTooLarge, match="past the install phase's limit"):
+        mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=CentralChecksums(central[1]),
+                        deadline=time.monotonic() - 1)
+
+
+def test_one_http_client_serves_every_check(tmp_path, central):
+    handler, url = central
+    verifier = CentralChecksums(url)
+    paths = [_put(tmp_path, f"com/acme/x{k}/1.0/x{k}-1.0.jar", bytes([k])) for k in range(3)]
+
+    for k, path in enumerate(paths):
+        verifier(f"com/acme/x{k}/1.0/x{k}-1.0.jar", path)
+    client = verifier.client()
+    verifier(NEW, _put(tmp_path, NEW, b"other"))
+
+    assert verifier.client() is client
+    verifier.close()
+    assert client.is_closed
+
+
 # --- the pom rules the runner's compilation of the hidden tests relies on (core.engine.untrusted_tree) ----------
 @pytest.mark.parametrize("folder", ["testSourceDirectory", "testOutputDirectory"])
 def test_a_build_that_moves_the_test_folders_is_named(folder):
@@ -457,3 +503,114 @@ def test_reports_saying_fewer_failures_than_surefire_printed_are_tampered(tmp_pa
     printed = "Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s -- in com.example.ApiTest\n"
     assert surefire_disagreement(printed + SUREFIRE_CONSOLE, forged) is not None
     assert surefire_disagreement("", forged) is None  # nothing to compare with
+
+
+# --- Red team round 12: a Java run's reports count only when Maven ended the run normally -------------------------
+SENTINEL_CASES = ('<testcase classname="RgSentinelTest" name="a"/><testcase classname="RgSentinelTest" name="b">'
+                  '<skipped/></testcase><testcase classname="RgSentinelTest" name="c"><failure/></testcase>')
+SENTINEL_LINE = ("[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 1, Time elapsed: 0.1 s <<< FAILURE! -- in "
+                 "RgSentinelTest\n")
+
+
+def _api_cases(passed: int, failed: int = 0) -> str:
+    return "".join(f'<testcase classname="com.example.ApiTest" name="p{k}"/>' for k in range(passed)) + "".join(
+        f'<testcase classname="com.example.ApiTest" name="f{k}"><failure/></testcase>' for k in range(failed))
+
+
+def test_reports_of_a_run_whose_maven_was_killed_are_tampered_not_counted(tmp_path):
+    """java-inprocess-forge-reports-kill-maven: the in-process application wrote every report (the sentinel class's
+    with its real verdicts) and SIGKILLed Maven before it printed a line of the hidden class or the summary."""
+    from core.engine.runner import surefire_check
+
+    forged = _junit_of(tmp_path, SENTINEL_CASES + _api_cases(15))
+    console = SENTINEL_LINE + "[INFO] Running com.example.ApiTest\n"
+
+    check = surefire_check(console, forged, returncode=137, timed_out=False)
+
+    assert check.tampered and "com.example.ApiTest" in check.tampered and "printed no result" in check.tampered
+    # the same reports with Maven's exit code 0 but no summary: still no result of the class, still tampered
+    assert surefire_check(console, forged, returncode=0, timed_out=False).tampered
+    # cut short by the time limit: not called tampered (a report may precede its line), but not counted either
+    cut = surefire_check(console, forged, returncode=None, timed_out=True)
+    assert cut.tampered is None and "cut short" in cut.not_believed
+
+
+def test_a_complete_surefire_run_is_believed_and_a_crashed_one_is_not(tmp_path):
+    from core.engine.runner import surefire_check
+
+    honest = _junit_of(tmp_path, SENTINEL_CASES + _api_cases(1, failed=2))
+    console = (SENTINEL_LINE + "[ERROR] Tests run: 3, Failures: 2, Errors: 0, Skipped: 0, Time elapsed: 1.2 s <<< "
+               "FAILURE! -- in com.example.ApiTest\n[INFO] Results:\n[ERROR] Tests run: 6, Failures: 3, Errors: 0, "
+               "Skipped: 1\n[INFO] BUILD SUCCESS\n")
+
+    believed = surefire_check(console, honest, returncode=0, timed_out=False)
+    assert (believed.tampered, believed.not_believed) == (None, "")
+    # the fork crashed (System.exit, a halt): Maven exits 1 after its summary; nothing is forged, nothing counted
+    crashed = surefire_check(console + "[ERROR] The forked VM terminated without properly saying goodbye.\n", honest,
+                             returncode=1, timed_out=False)
+    assert crashed.tampered is None and "exited with 1" in crashed.not_believed
+    # a line the test JVM printed itself (15 passed) adds nothing: the worst line of the class counts
+    printed = "Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s -- in com.example.ApiTest\n"
+    three = _junit_of(tmp_path, SENTINEL_CASES + _api_cases(3))
+    assert "surefire printed" in surefire_check(printed + console, three, returncode=0, timed_out=False).tampered
+    # a console capped in the middle is excused the class lines it dropped; its summary still bounds the passes
+    tail = "\n[... 900000 bytes of output dropped (64 KiB cap: first and last 32 KiB kept) ...]\n" + \
+        console.split("[INFO] Results:")[1]
+    capped = surefire_check(tail, honest, returncode=0, timed_out=False)
+    assert (capped.tampered, capped.not_believed) == (None, "")
+    assert "summary" in surefire_check(tail.replace("Tests run: 6", "Tests run: 5"), honest, returncode=0,
+                                       timed_out=False).tampered
+
+
+def _task_run(tmp_path, *, language: str, tests: dict[str, str], total: int):
+    from core.engine.runner import TaskRun
+    from core.engine.spec import TaskSpec
+    from core.engine.toolchain import Toolchain
+
+    hidden = tmp_path / "hidden"
+    for rel, text in tests.items():
+        (hidden / rel).parent.mkdir(parents=True, exist_ok=True)
+        (hidden / rel).write_text(text)
+    spec = TaskSpec(name="T", language=language, port=18999, hidden_dir=hidden, tests_total=total)
+    return TaskRun(spec=spec, repo_src=None, backend=None, work_root=tmp_path / "work", toolchain=Toolchain())
+
+
+def _pytest_report(path: Path, run, *, real: int) -> Path:
+    s = run.sentinels
+    cases = "".join(f'<testcase classname="tests.test_x" name="test_{k}"/>' for k in range(real))
+    cases += (f'<testcase classname="x" name="{s.must_pass}"/><testcase classname="x" name="{s.must_skip}"><skipped/>'
+              f'</testcase><testcase classname="x" name="{s.must_skip_last}"><skipped/></testcase>')
+    path.write_text(f"<testsuites><testsuite>{cases}</testsuite></testsuites>")
+    return path
+
+
+def test_a_report_with_more_cases_than_the_hidden_suite_is_tampered_and_n_stays(tmp_path):
+    """Red team round 12: N was the larger of the task's and the report's count, so a forged report set the N shown
+    with the result (bits of the hidden suite, one submission at a time)."""
+    from core.sandbox import ExecResult
+
+    run = _task_run(tmp_path, language="python", tests={"tests/test_x.py": "def test_0():\n    pass\n"}, total=3)
+    report = _pytest_report(tmp_path / "junit.xml", run, real=41)
+    out = ExecResult(returncode=0, output="44 passed in 0.10s\n", timed_out=False, duration=1.0)
+
+    why = run._read_reports([report], run=out)
+
+    assert why and "41 cases of the hidden suite, which has 3" in why
+    assert run.total == 3
+
+
+def test_a_parametrized_suite_may_raise_n_up_to_what_pytest_counted(tmp_path):
+    from core.sandbox import ExecResult
+
+    suite = {"tests/test_x.py": "import pytest\n\n@pytest.mark.parametrize('x', VALUES)\ndef test_0(x):\n    pass\n"}
+    run = _task_run(tmp_path, language="python", tests=suite, total=3)
+    report = _pytest_report(tmp_path / "junit.xml", run, real=5)
+
+    ok = run._read_reports([report], run=ExecResult(0, "3 passed, 2 skipped, 1 warning in 0.1s\n5 passed, 3 skipped "
+                                                       "in 0.10s\n", False, 1.0))
+    assert (ok, run.total, run.passed) == (None, 5, 5)
+    # pytest itself counted fewer cases than the report holds: the report was written by someone else
+    run = _task_run(tmp_path / "again", language="python", tests=suite, total=3)
+    report = _pytest_report(tmp_path / "junit2.xml", run, real=9)
+    assert "9 cases" in run._read_reports([report], run=ExecResult(0, "5 passed, 3 skipped in 0.1s\n", False, 1.0))
+    assert run.total == 3
