@@ -73,6 +73,13 @@ DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
 #: with a space, or with nothing, there): U+2800 BRAILLE PATTERN BLANK (the Hangul fillers are in
 #: DEFAULT_IGNORABLE_RANGES). Whitespace other than a plain space is refused besides (`name_refused_character`).
 BLANK_LOOKING = frozenset("\u2800")
+#: Words of the Unicode names of characters drawn as nothing or as a blank, whatever their category (a filler, a
+#: blank pattern, a null notehead): refused in names like BLANK_LOOKING (the second break-it pass of issue 13:
+#: U+1D159 MUSICAL SYMBOL NULL NOTEHEAD and U+16FE4 KHITAN SMALL SCRIPT FILLER passed).
+BLANK_NAME_WORDS = ("FILLER", "BLANK", "NULL NOTEHEAD")
+#: The longest skeleton a name may have (catalog.models.System.name_skeleton's column): NFKC spells some single
+#: characters out at length (U+FDFA is 18 letters).
+MAX_SKELETON_LENGTH = 300
 #: Look-alikes that confusables.txt does not list, in its direction (a letter -> what it looks like): two-letter
 #: ones (it has "m" -> "rn" but not these), and "i" -> "l" because names are compared without letter case while
 #: confusables.txt maps a capital "I" to "l" ("SWIFT" must match "Swift", "AIpha" "Alpha"). Case folding runs
@@ -105,6 +112,12 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+def _draws_as_blank(char: str) -> bool:
+    """True for a character drawn as a blank or as nothing: BLANK_LOOKING, or one whose Unicode name holds a word
+    of BLANK_NAME_WORDS."""
+    return char in BLANK_LOOKING or any(word in unicodedata.name(char, "") for word in BLANK_NAME_WORDS)
+
+
 def _is_default_ignorable(char: str) -> bool:
     code = ord(char)
     return any(first <= code <= last for first, last in DEFAULT_IGNORABLE_RANGES)
@@ -134,7 +147,7 @@ def name_refused_character(name: str) -> str | None:
     character (BLANK_LOOKING) or whitespace other than a plain space (U+0020)."""
     for char in name:
         if (unicodedata.category(char) in REFUSED_CATEGORIES or _is_default_ignorable(char)
-                or char in BLANK_LOOKING or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs"))):
+                or _draws_as_blank(char) or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs"))):
             return char
     return None
 
@@ -156,6 +169,9 @@ def name_problem(name: str) -> str | None:
                 "the name look like another on the leaderboard; type it again without it.")
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
+    if len(name_skeleton(name)) > MAX_SKELETON_LENGTH:
+        return (f"The name is too long once its characters are spelled out (some, such as U+FDFA, stand for many "
+                f"letters): keep it under {MAX_SKELETON_LENGTH} letters that way.")
     return None
 
 
@@ -175,8 +191,10 @@ def name_skeleton(name: str) -> str:
     one. UTS #39 section 4's skeleton (each character replaced by its prototype, `_prototypes`, then NFD), made
     case-insensitive: NFKC before the mapping (on the letters as typed: a capital "I" is an "l"), case folding
     after it, both repeated until nothing changes (a prototype's lower case may have a prototype of its own:
-    "0" -> "O" -> "o", "M" -> "m" -> "rn"); runs of
-    whitespace become one space, none at either end. Default-ignorable characters, which the standard drops, are
+    "0" -> "O" -> "o", "M" -> "m" -> "rn"). Beyond the standard, combining marks are dropped (a dot above an "i"
+    merges with its dot: "Copi\u0307lot" reads "Copilot"; accents are look-alikes of their letter), and so are
+    spaces and punctuation ("Demo-Agent-Alpha", "Demo.Agent.Alpha" and "DemoAgentAlpha" read as "Demo Agent
+    Alpha"; the second break-it pass of issue 13). Default-ignorable characters, which the standard drops, are
     refused in names instead (`name_refused_character`); here they are dropped, so a name stored before that rule
     still has a skeleton that matches its look."""
     table = _prototypes()
@@ -186,4 +204,4 @@ def name_skeleton(name: str) -> str:
         if mapped == text:
             break
         text = mapped
-    return " ".join(text.split())
+    return "".join(char for char in text if unicodedata.category(char)[0] not in "MPZ" and not char.isspace())

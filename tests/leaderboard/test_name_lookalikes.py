@@ -31,6 +31,9 @@ HIDDEN = [
     ("Demo\U000e0100Agent", "VARIATION SELECTOR-17"),
     ("\u180b", "MONGOLIAN FREE VARIATION SELECTOR ONE"),
     ("\u17b4", "KHMER VOWEL INHERENT AQ"),
+    # the second break-it pass: drawn as nothing, yet neither default-ignorable nor a space
+    ("Demo\U0001d159 Agent Alpha", "MUSICAL SYMBOL NULL NOTEHEAD"),
+    ("Demo Agent Alpha\U00016fe4", "KHITAN SMALL SCRIPT FILLER"),
 ]
 
 
@@ -70,6 +73,9 @@ def test_the_web_form_refuses_a_hidden_character_in_a_system_name(owner, client,
     "Demo Agent A1pha",
     "Demo Agent Aipha",  # a capital I is an l, and letter case does not count
     "DERNO AGENT ALPHA",
+    # the second break-it pass: marks, spaces and punctuation
+    "Demo-Agent-Alpha", "Demo_Agent_Alpha", "Demo.Agent.Alpha", "DemoAgentAlpha", "Demo Agent Alpha.",
+    "De\u0301\u0301mo Agent Alpha", "Demó Agent Alpha",
 ])
 def test_a_multi_letter_lookalike_is_refused(owner, lookalike):
     team = team_for_user(user=owner[0])
@@ -114,3 +120,28 @@ def test_a_team_rename_is_refused_a_hidden_character_and_a_lookalike(owner, clie
     assert resp.status_code == 400 and "already exists" in resp.content.decode()
     team.refresh_from_db()
     assert team.name == "owner"
+
+
+@pytest.mark.parametrize("name", ["Copi\u0307lot", "Reference-solutions", "Refer ence solutions", "Copilot."])
+def test_a_mark_or_punctuation_does_not_get_around_a_reserved_name(owner, name):
+    """The second break-it pass: a dot above an "i" merges with its dot ("Copi\u0307lot" reads "Copilot"), and
+    punctuation or a space split the reserved words."""
+    from catalog.models import ReportedResult, reserved_name_problem
+
+    import datetime
+
+    ReportedResult.objects.create(benchmark_name="repogenesis", split_name="verified", system="Copilot",
+                                  source="reported.toml", source_date=datetime.date(2026, 1, 1))
+    assert reserved_name_problem(name) is not None, name
+    with pytest.raises(ValidationError):
+        system_create(team=team_for_user(user=owner[0]), name=name)
+
+
+def test_a_name_spelled_out_past_the_skeletons_column_is_refused_with_the_reason(owner, client):
+    """The second break-it pass: U+FDFA is 18 letters once normalised; 100 of them made a skeleton of 1,800
+    characters that its column (300) could not hold: every later edit of the system was refused (and PostgreSQL
+    would have answered the create with a 500)."""
+    _, auth = owner
+    resp = client.post("/api/v1/systems/", {"name": "\ufdfa" * 100}, **auth)
+    assert resp.status_code == 400 and "spelled out" in resp.json()["name"][0], resp.content
+    assert not System.objects.exists()
