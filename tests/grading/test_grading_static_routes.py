@@ -539,3 +539,65 @@ def test_hand_written_dispatchers(tmp_path):
 def test_dispatch_comparisons_are_ignored_outside_dispatchers(tmp_path):
     repo = write(tmp_path, {"util.py": 'def kind(p):\n    return "static" if p == "/static/app.css" else "x"\n'})
     assert check(repo, "GET /static/app.css") == {"GET /static/app.css": False}
+
+
+# Added for the mutation run of dispatch_routes.py (docs/mutation.md): the comparison forms the dispatchers above do
+# not use, each comment naming the mutants it kills.
+JDK_DISPATCHER_FORMS = """
+import com.sun.net.httpserver.HttpExchange;
+import java.util.regex.Pattern;
+
+public class Router {
+    private static final Pattern ORDER = Pattern.compile("^/api/orders/(\\\\d+)$");
+
+    void route(HttpExchange exchange, String path, String method) {
+        if ("/api/ping".equals(path)) {  // the literal first ("/x".equals: its regex, its path and start)
+            pong(exchange);
+        }
+        if (path.equalsIgnoreCase("/api/version") && "GET".equals(method)) { version(exchange); }
+        if (ORDER.matcher(path).matches()) {  // a named Pattern used elsewhere (Pattern.compile, `matcher`)
+            if ("PUT".equals(method)) { update(exchange); }
+        }
+        switch (path) {
+            case "/api/reports": if ("POST".equals(method)) { report(exchange); } break;  // `case` (its regex)
+            case "/": root(exchange); break;  // a bare "/" is never a route on its own
+            default: notFound(exchange);
+        }
+    }
+}
+"""
+
+PY_DISPATCHER_FORMS = '''
+import re
+from http.server import BaseHTTPRequestHandler
+
+class Handler(BaseHTTPRequestHandler):
+    def handle_any(self):
+        if self.path.startswith("/files/"):
+            if self.command == "GET":
+                return self.send_file()
+        if re.fullmatch(r"/api/users/(\\w+)/avatar", self.path) and self.command == "DELETE":
+            return self.drop()
+'''
+
+
+def test_hand_written_dispatcher_forms(tmp_path):
+    repo = write(tmp_path, {"src/main/java/Router.java": JDK_DISPATCHER_FORMS, "server.py": PY_DISPATCHER_FORMS})
+    assert check(
+        repo,
+        "GET /api/ping", "POST /api/ping",  # no method literal anywhere near: any method
+        "GET /api/version", "POST /api/version",  # equalsIgnoreCase, its method on the same line
+        "PUT /api/orders/{id}", "GET /api/orders/{id}",  # the method in the code after the comparison
+        "POST /api/reports", "GET /api/reports",
+        "GET /",  # `path != "/"` mutated: the root would be found
+        "GET /files/{name}", "POST /files/{name}", "GET /files",  # Python startswith, method after it
+        "DELETE /api/users/{id}/avatar", "GET /api/users/{id}/avatar",  # re.fullmatch, the method on its line
+    ) == {
+        "GET /api/ping": True, "POST /api/ping": True,
+        "GET /api/version": True, "POST /api/version": False,
+        "PUT /api/orders/{id}": True, "GET /api/orders/{id}": False,
+        "POST /api/reports": True, "GET /api/reports": False,
+        "GET /": False,
+        "GET /files/{name}": True, "POST /files/{name}": False, "GET /files": False,
+        "DELETE /api/users/{id}/avatar": True, "GET /api/users/{id}/avatar": False,
+    }
