@@ -130,13 +130,30 @@ def test_archive_with_a_file_and_a_folder_of_the_same_name_is_refused_at_upload(
     assert not Submission.objects.exists()
 
 
-def test_archive_that_cannot_be_unpacked_fails_the_run_with_a_reason(submit):
-    """Its member list is intact, so the upload check passes; a member's bytes are garbage."""
+def _damaged_zip() -> bytes:
+    """A zip whose member list is intact and whose start.sh's compressed bytes are garbage."""
     data = bytearray(_zip([("TodoList/start.sh", b"echo hello world\n" * 200), ("TodoList/app.py", b"x")],
                           compression=zipfile.ZIP_DEFLATED))
     start = data.index(b"TodoList/start.sh") + len("TodoList/start.sh") + 10
     data[start:start + 20] = bytes(b ^ 0xFF for b in data[start:start + 20])
-    submission = submit(bytes(data))
+    return bytes(data)
+
+
+def test_an_archive_with_a_damaged_member_is_refused_at_upload(submit):
+    """The upload check reads every member's data (the content digest of the duplicate rule), so a member whose
+    bytes are garbage is refused at once, with the reason, before anything is stored."""
+    with pytest.raises(SubmissionError, match="damaged"):
+        submit(_damaged_zip())
+    assert not Submission.objects.exists()
+
+
+def test_a_stored_archive_damaged_after_its_upload_fails_the_run_with_a_reason(submit):
+    """A stored archive damaged after its upload was checked (the storage's fault) fails its run with a reason: it
+    is not the archive whose sha256 the upload recorded."""
+    submission = submit(_zip([("TodoList/start.sh", b"echo hello world\n" * 200), ("TodoList/app.py", b"x")],
+                             compression=zipfile.ZIP_DEFLATED))
+    with submission.archive.open("wb") as stored:
+        stored.write(_damaged_zip())
     run = run_claim(run_id=submission.runs.get().pk)
 
     result_ids = run_extract(run=run)
@@ -144,8 +161,8 @@ def test_archive_that_cannot_be_unpacked_fails_the_run_with_a_reason(submit):
     assert result_ids == []
     run.refresh_from_db()
     submission.refresh_from_db()
-    assert run.status == RunStatus.FAILED and "damaged" in run.error
-    assert submission.status == Submission.Status.FAILED and "damaged" in submission.error
+    assert run.status == RunStatus.FAILED and "not the one uploaded" in run.error
+    assert submission.status == Submission.Status.FAILED and "not the one uploaded" in submission.error
 
 
 def test_unknown_folders_are_reported_as_layout_warnings(submit):
