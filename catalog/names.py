@@ -84,7 +84,10 @@ MAX_SKELETON_LENGTH = 300
 #: ones (it has "m" -> "rn" but not these), and "i" -> "l" because names are compared without letter case while
 #: confusables.txt maps a capital "I" to "l" ("SWIFT" must match "Swift", "AIpha" "Alpha"). Case folding runs
 #: before each use, so capitals are covered ("W" -> "vv").
-EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l"}
+EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
+                    # small capitals, which confusables.txt leaves out: read without letter case, "Cᴏᴘɪʟᴏᴛ" is
+                    # "Copilot" (the third break-it pass of issue 13)
+                    **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz"))}
 
 
 @functools.cache
@@ -98,7 +101,9 @@ def _prototypes() -> dict[str, str]:
 
     near: dict[str, list[str]] = {}
     for char, homoglyphs in utils.load("confusables.json").items():
-        near[char] = [h["c"].strip("\u200e\u200f") or h["c"] for h in homoglyphs]
+        # right-to-left entries come wrapped in direction marks, keys and targets alike (1,079 keys were skipped
+        # for their length: Arabic alef stood for "l" unmapped, the third break-it pass of issue 13)
+        near[char.strip("\u200e\u200f") or char] = [h["c"].strip("\u200e\u200f") or h["c"] for h in homoglyphs]
     table: dict[str, str] = {}
     for char, others in near.items():
         if len(char) != 1 or len(others) != 1 or others[0] == char:
@@ -198,9 +203,16 @@ def name_skeleton(name: str) -> str:
     refused in names instead (`name_refused_character`); here they are dropped, so a name stored before that rule
     still has a skeleton that matches its look."""
     table = _prototypes()
-    text = "".join(char for char in unicodedata.normalize("NFKC", name) if not _is_default_ignorable(char))
-    for _ in range(4):  # a prototype is a fixed point; case folding takes at most a step or two more
-        mapped = unicodedata.normalize("NFD", "".join(table.get(char, char) for char in text)).casefold()
+
+    def unmarked(text: str) -> str:  # NFD, without combining marks or default-ignorable characters
+        return "".join(char for char in unicodedata.normalize("NFD", text)
+                       if unicodedata.category(char) not in ("Mn", "Me") and not _is_default_ignorable(char))
+
+    # marks go first ("ţ" is a "t", not the prototype of "ţ"), the mapping before NFKC (NFKC makes a lunate sigma
+    # "ϲ", which reads "c", a "σ"; a long s "ſ", which reads "f", an "s": the third break-it pass of issue 13)
+    text = unmarked(name)
+    for _ in range(6):  # a prototype is a fixed point; NFKC and case folding take a step or two more
+        mapped = unmarked(unicodedata.normalize("NFKC", "".join(table.get(char, char) for char in text)).casefold())
         if mapped == text:
             break
         text = mapped

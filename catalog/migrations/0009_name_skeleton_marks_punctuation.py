@@ -1,5 +1,6 @@
 """System names' skeletons recomputed once more (catalog.names.name_skeleton now drops combining marks, spaces and
-punctuation: "Copi\u0307lot", "Demo-Agent-Alpha" and "Demo Agent Alpha" share one). Two existing names that now
+punctuation: "Copi\u0307lot", "Demo-Agent-Alpha" and "Demo Agent Alpha" share one; maps before NFKC; reads
+right-to-left confusables and small capitals). Two existing names that now
 look alike keep both rows, the later one's skeleton marked with its id (catalog 0008's recomputation, reused)."""
 import importlib
 

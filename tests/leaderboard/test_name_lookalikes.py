@@ -145,3 +145,19 @@ def test_a_name_spelled_out_past_the_skeletons_column_is_refused_with_the_reason
     resp = client.post("/api/v1/systems/", {"name": "\ufdfa" * 100}, **auth)
     assert resp.status_code == 400 and "spelled out" in resp.json()["name"][0], resp.content
     assert not System.objects.exists()
+
+
+@pytest.mark.parametrize("name, lookalike", [
+    ("Copilot", "\u03f2opilot"),  # Greek lunate sigma: NFKC made it a sigma before the mapping saw it
+    ("Cursor", "\u03f9ursor"),
+    ("Reference solutions", "Re\u017ference solutions"),  # long s, which reads "f"; NFKC made it an "s"
+    ("Copilot", "Copi\u0627ot"),  # Arabic alef: right-to-left entries were skipped for their direction marks
+    ("Demo Agent Alpha", "Dem\u05e1 Agent Alpha"),  # Hebrew samekh
+    ("Demo Agent Alpha", "D\u1d07\u1d0d\u1d0f A\u0262\u1d07\u0274\u1d1b A\u029f\u1d18\u029c\u1d00"),  # small caps
+    ("Copilot", "C\u1d0f\u1d18\u026a\u029f\u1d0f\u1d1b"),
+    ("Demo Agent Alpha", "Demo Agen\u0163 Alpha"),  # t with cedilla: its mark goes before the mapping
+    ("Demo Agent Alpha", "Demo Agen\u021b Alpha"),
+])
+def test_the_third_break_it_passes_lookalikes_share_the_skeleton(name, lookalike):
+    """The third break-it pass of issue 13: names a reader takes for another, which had their own skeleton."""
+    assert name_skeleton(name) == name_skeleton(lookalike)
