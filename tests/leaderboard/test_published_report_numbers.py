@@ -129,8 +129,10 @@ def test_a_task_with_n_0_is_left_out_of_every_mean(counted_benchmark):
     assert next(t for t in report["tasks"] if t["task"] == "NoTests")["excluded"] is True
 
 
-def test_a_run_reporting_more_cases_than_n_raises_n(tmp_path):
-    """White-box: the engine's N is the larger of the stored N and the report's case count (sentinels removed)."""
+def test_a_report_with_more_cases_than_n_is_tampered_and_n_stays(tmp_path):
+    """White-box: N is the task's stored N; a report holding more of a static suite's cases was not written by the
+    test run alone (red team round 12: a forged report's case count was published as N). A parametrized suite may
+    raise N up to the count pytest printed: tests/evaluation/test_test_run_integrity.py."""
     from core.engine.runner import TaskRun
     from core.engine.spec import TaskSpec
 
@@ -144,8 +146,8 @@ def test_a_run_reporting_more_cases_than_n_raises_n(tmp_path):
                       '<testcase classname="tests.test_x" name="test_f"><failure/></testcase>'
                       f'<testcase classname="x" name="{s.must_skip_last}"><skipped/></testcase>'
                       '</testsuite></testsuites>')
-    assert run._read_reports([report]) is None  # not tampered
-    assert (run.passed, run.total) == (4, 5)  # 5 real cases over a stored N of 2; the sentinels never count
+    assert "holds 5 cases of the hidden suite, which has 2" in run._read_reports([report])
+    assert run.total == 2  # N stays the task's (a tampered task scores 0: test_forged_reports)
     fewer = tmp_path / "fewer.xml"
     fewer.write_text(f'<testsuite><testcase name="test_0"/><testcase name="{s.must_pass}"/>'
                      f'<testcase name="{s.must_skip}"><skipped/></testcase></testsuite>')
