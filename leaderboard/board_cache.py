@@ -120,3 +120,28 @@ def board_cached_response(request, parts: Iterable[Any], compute: Callable[[], A
     body = board_cached(("json", renderer.__class__.__name__, *parts), lambda: renderer.render(data()),
                         version=version)
     return HttpResponse(body, content_type=f"{request.accepted_media_type or renderer.media_type}")
+
+
+#: Accept headers the JSON answer serves as it is (what DRF's negotiation would pick JSONRenderer for).
+JSON_ACCEPTS = frozenset({"", "*/*", "application/json"})
+
+
+def cached_json_answer(request, parts: Iterable[Any]):
+    """The cached JSON answer of `board_cached_response` for these key parts, before DRF's dispatch (no
+    authentication, permission, throttle or serializer work: a cached board answer costs the board version's
+    query), or None when there is none yet or the request needs DRF: not a GET or HEAD, credentials sent (an
+    answer never depends on them, but DRF refuses bad ones), or a format other than JSON asked for. `request` is
+    Django's HttpRequest."""
+    from django.http import HttpResponse
+    from rest_framework.renderers import JSONRenderer
+
+    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META \
+            or request.META.get("HTTP_ACCEPT", "").strip() not in JSON_ACCEPTS:
+        return None
+    body = cache.get(board_key("json", JSONRenderer.__name__, *parts))
+    if body is None:
+        return None
+    response = HttpResponse(body, content_type=JSONRenderer.media_type)
+    response["Vary"] = "Accept"
+    return response
+

@@ -21,7 +21,7 @@ from catalog.selectors import system_by_ref
 from catalog.services import system_create, system_type_problem, team_for_user
 from submissions.systems import system_delete, system_has_ranked_submission, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
-from leaderboard.board_cache import board_cached_response
+from leaderboard.board_cache import board_cached_response, cached_json_answer
 
 
 # --- shared output pieces ------------------------------------------------------------------------------------
@@ -277,6 +277,16 @@ class LeaderboardApi(APIView):
         since = serializers.DateField(required=False, help_text="submitted on or after (YYYY-MM-DD)")
         until = serializers.DateField(required=False, help_text="submitted on or before (YYYY-MM-DD)")
 
+    def dispatch(self, request, *args, **kwargs):
+        """A cached answer straight from the cache (leaderboard.board_cache.cached_json_answer), else DRF's way."""
+        found = cached_json_answer(request, self._key_parts(request.GET))
+        return found if found is not None else super().dispatch(request, *args, **kwargs)
+
+    @staticmethod
+    def _key_parts(query) -> tuple:
+        """The cache key parts of the answer to this query string (a QueryDict)."""
+        return ("api-leaderboard", sorted((k, tuple(v)) for k, v in query.lists()))
+
     @extend_schema(operation_id="leaderboard_read", tags=["leaderboard"], parameters=[InputSerializer],
                    responses={200: LeaderboardOutputSerializer,
                               400: bad_request_response("an unknown language (`{\"language\": [message]}`)"),
@@ -292,8 +302,6 @@ class LeaderboardApi(APIView):
         date, 404 for an unknown benchmark or split."""
         query = self.InputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        params = sorted((k, tuple(v)) for k, v in request.query_params.lists())
-
         def data() -> dict[str, Any]:
             split = split_get(benchmark=query.validated_data.get("benchmark"),
                               split=query.validated_data.get("split"))  # NotFound: 404, nothing cached
@@ -301,7 +309,7 @@ class LeaderboardApi(APIView):
 
         # the whole answer, once per board version and query string (the version covers which split it names;
         # leaderboard.board_cache): a cached answer costs one query
-        return board_cached_response(request, ("api-leaderboard", params), data)
+        return board_cached_response(request, self._key_parts(request.query_params), data)
 
     @staticmethod
     def _data(request, split: Split, language: str) -> dict[str, Any]:

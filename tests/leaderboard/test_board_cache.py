@@ -182,3 +182,16 @@ def test_a_visitor_without_a_session_gets_the_cached_page_and_a_signed_in_one_th
     finished_submission(split=demo_split, system_name="late-arrival", team=Team.objects.create(name="late"),
                         scores={})
     assert "late-arrival" in client.get("/?benchmark=demo").content.decode()  # a new result: a new page
+
+
+@pytest.mark.django_db
+def test_a_cached_leaderboard_answer_is_served_before_drf_and_is_the_same_answer(client, demo_split):
+    _systems(demo_split, 3)
+    url = "/api/v1/leaderboard/?benchmark=demo&language=python"
+    first = client.get(url)  # computed by DRF, then kept
+    assert _queries(client, url) == 1  # the board version: no authentication, serializer or split query
+    again = client.get(url)
+    assert again.content == first.content and again["Content-Type"] == "application/json"
+    assert client.get(url, HTTP_ACCEPT="text/html").status_code == 200  # the browsable API still goes through DRF
+    assert client.get(url, HTTP_AUTHORIZATION="Token wrong").status_code == 401  # bad credentials still refused
+    assert client.get("/api/v1/leaderboard/?benchmark=demo&language=rust").status_code == 400  # never cached
