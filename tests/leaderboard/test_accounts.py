@@ -9,8 +9,6 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail, signing
-from django.core.cache import caches
-from django.conf import settings as django_settings
 
 from leaderboard.accounts import VERIFY_SALT
 from leaderboard.models import AccountEmail
@@ -19,15 +17,7 @@ PASSWORD = "Very-Long-Pass-123"
 SITE_NAV = 'class="brand"'  # base.html's header: the site's look, not the admin's
 
 
-def throttles():
-    return caches[django_settings.THROTTLE_CACHE_ALIAS]
-
-
-@pytest.fixture(autouse=True)
-def fresh_rates(db):
-    throttles().clear()  # the sign-up, e-mail and token rates count in the throttles' cache
-    yield
-    throttles().clear()
+pytestmark = pytest.mark.usefixtures("fresh_rates")  # the sign-up, e-mail and token rates start empty
 
 
 def _signup(client, username="carol", email="Carol@Example.org"):

@@ -4,23 +4,13 @@ account, which still signs in from its own address (login form and API token ali
 from __future__ import annotations
 
 import pytest
-from django.core.cache import caches
-from django.conf import settings as django_settings
 from django.test import Client
 
 ATTACKER = "203.0.113.66"
 OWNER = "198.51.100.7"
 
 
-def throttles():
-    return caches[django_settings.THROTTLE_CACHE_ALIAS]
-
-
-@pytest.fixture(autouse=True)
-def fresh_rates(db):
-    throttles().clear()  # the sign-up, e-mail and token rates count in the throttles' cache
-    yield
-    throttles().clear()
+pytestmark = pytest.mark.usefixtures("fresh_rates")  # the sign-up, e-mail and token rates start empty
 
 
 def _flood(settings, username: str) -> Client:
@@ -44,10 +34,10 @@ def test_a_wrong_password_flood_from_one_address_does_not_lock_the_user_out_else
     assert resp.status_code == 429
 
 
-def test_the_api_token_still_comes_from_the_users_own_address_after_a_flood(make_user, settings):
+def test_the_api_token_still_comes_from_the_users_own_address_after_a_flood(make_user, settings, fresh_rates):
     make_user("apitarget")
     _flood(settings, "apitarget")
-    throttles().clear()  # the token endpoint's own rate is per address too: only the lockout is under test here
+    fresh_rates.clear()  # the token endpoint's own rate is per address too: only the lockout is under test here
     resp = Client(REMOTE_ADDR=OWNER).post("/api/v1/auth/token/", {"username": "apitarget",
                                                                   "password": "pw-apitarget-Secure-123"})
     assert resp.status_code == 200 and resp.json()["token"]

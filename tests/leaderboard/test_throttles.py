@@ -4,19 +4,9 @@ own, and sign-ups are limited per address (the daily quota is a team's, so new a
 from __future__ import annotations
 
 import pytest
-from django.core.cache import caches
-from django.conf import settings as django_settings
 
 
-def throttles():
-    return caches[django_settings.THROTTLE_CACHE_ALIAS]
-
-
-@pytest.fixture(autouse=True)
-def fresh_rates(db):
-    throttles().clear()  # the sign-up, e-mail and token rates count in the throttles' cache
-    yield
-    throttles().clear()
+pytestmark = pytest.mark.usefixtures("fresh_rates")  # the sign-up, e-mail and token rates start empty
 
 
 def test_the_login_form_locks_out_after_repeated_wrong_passwords(make_user, client, settings):
@@ -37,13 +27,13 @@ def test_a_right_password_before_the_limit_resets_the_count(make_user, client, s
     assert resp.status_code == 302 and "_auth_user_id" in client.session
 
 
-def test_the_api_token_endpoint_is_rate_limited_and_shares_the_lockout(make_user, client, settings):
+def test_the_api_token_endpoint_is_rate_limited_and_shares_the_lockout(make_user, client, settings, fresh_rates):
     make_user("apiuser")
     answers = [client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "wrong"}).status_code
                for _ in range(12)]
     limit = settings.AXES_FAILURE_LIMIT  # the failure that reaches the limit is already answered as a lockout
     assert answers[:limit - 1] == [400] * (limit - 1) and set(answers[limit - 1:]) == {429}
-    throttles().clear()  # past the rate: the lockout alone still refuses the right password
+    fresh_rates.clear()  # past the rate: the lockout alone still refuses the right password
     resp = client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "pw-apiuser-Secure-123"})
     assert resp.status_code == 429 and "token" not in resp.json()
     assert "Too many wrong passwords" in resp.json()["detail"]
