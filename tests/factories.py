@@ -64,3 +64,22 @@ def _tiny_repo(system_name: str):
     folder = Path(tempfile.mkdtemp(prefix="rg-tiny-"))
     (folder / "start.sh").write_text(f"echo {system_name!r}\n")
     return folder
+
+
+def api_client_with_system(make_user, name: str, system: str):
+    """An API client signed in by token as a new user `name` (the `make_user` fixture), who has created `system`."""
+    from rest_framework.test import APIClient
+
+    _, token = make_user(name)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.post("/api/v1/systems/", {"name": system}, format="json").status_code == 201
+    return client
+
+
+def api_upload(client, data: bytes, system: str = "AliceBot", name: str = "sub.zip"):
+    """POST /api/v1/submissions/ with `data` as the archive file `name`, for `system`; the response."""
+    upload = io.BytesIO(data)
+    upload.name = name
+    return client.post("/api/v1/submissions/", {"system": system, "archive": upload}, format="multipart")
+

@@ -9,11 +9,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from rest_framework.test import APIClient
 
 from catalog.models import System
 from core.engine.archive import inspect_archive
 from submissions.models import Submission
+from tests.factories import api_client_with_system, api_upload
 
 ROOT = Path(__file__).resolve().parents[2]
 ALPHA = ROOT / "benchmarks" / "demo-submissions" / "agent-alpha"
@@ -42,23 +42,9 @@ def targz(tmp_path, **kw):
     return _pack(tmp_path, "same.tar.gz", "tar", "czf", "{out}", *TASKS, **kw)
 
 
-def _client(make_user, name: str, system: str) -> APIClient:
-    _, token = make_user(name)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert client.post("/api/v1/systems/", {"name": system}, format="json").status_code == 201
-    return client
-
-
-def _post(client: APIClient, data: bytes, system: str, name: str = "sub.zip"):
-    upload = io.BytesIO(data)
-    upload.name = name
-    return client.post("/api/v1/submissions/", {"system": system, "archive": upload}, format="multipart")
-
-
 @pytest.fixture
 def alice(make_user, demo_split):
-    return _client(make_user, "alice", "AliceBot")
+    return api_client_with_system(make_user, "alice", "AliceBot")
 
 
 def test_the_content_digest_is_the_same_for_the_same_files_however_packed(tmp_path):
@@ -94,13 +80,13 @@ def test_the_content_digest_is_the_same_for_the_same_files_however_packed(tmp_pa
 
 @pytest.mark.parametrize("repack, filename", [(zip9, "again.zip"), (targz, "again.tar.gz")], ids=["zip-9", "tar.gz"])
 def test_another_teams_files_packed_again_are_refused(alice, make_user, tmp_path, repack, filename):
-    original = _post(alice, zip0(tmp_path), "AliceBot", "alpha.zip")
+    original = api_upload(alice, zip0(tmp_path), "AliceBot", "alpha.zip")
     assert original.status_code == 201, original.content
     stored = Submission.objects.get()
     assert len(stored.content_sha256) == 64
 
-    mallory = _client(make_user, "mallory", "MalloryBot")
-    copy = _post(mallory, repack(tmp_path), "MalloryBot", filename)
+    mallory = api_client_with_system(make_user, "mallory", "MalloryBot")
+    copy = api_upload(mallory, repack(tmp_path), "MalloryBot", filename)
 
     assert copy.status_code == 400, copy.content
     assert copy.json()["detail"] == (
@@ -112,23 +98,23 @@ def test_another_teams_files_packed_again_are_refused(alice, make_user, tmp_path
 
 def test_the_byte_identical_message_is_kept(alice, make_user, tmp_path):
     data = zip9(tmp_path)
-    assert _post(alice, data, "AliceBot").status_code == 201
-    mallory = _client(make_user, "mallory", "MalloryBot")
-    detail = _post(mallory, data, "MalloryBot").json()["detail"]
+    assert api_upload(alice, data, "AliceBot").status_code == 201
+    mallory = api_client_with_system(make_user, "mallory", "MalloryBot")
+    detail = api_upload(mallory, data, "MalloryBot").json()["detail"]
     assert detail.startswith("This archive is byte-identical (sha256 ") and "AliceBot" in detail
 
 
 def test_the_same_team_may_upload_its_files_packed_again_and_a_failed_one_blocks_nobody(alice, make_user,
                                                                                          tmp_path):
-    assert _post(alice, zip0(tmp_path), "AliceBot").status_code == 201
-    assert _post(alice, targz(tmp_path), "AliceBot", "again.tar.gz").status_code == 201  # its own re-run
+    assert api_upload(alice, zip0(tmp_path), "AliceBot").status_code == 201
+    assert api_upload(alice, targz(tmp_path), "AliceBot", "again.tar.gz").status_code == 201  # its own re-run
     Submission.objects.update(status=Submission.Status.FAILED)
-    mallory = _client(make_user, "mallory", "MalloryBot")
-    assert _post(mallory, zip9(tmp_path), "MalloryBot").status_code == 201
+    mallory = api_client_with_system(make_user, "mallory", "MalloryBot")
+    assert api_upload(mallory, zip9(tmp_path), "MalloryBot").status_code == 201
 
 
 def test_the_form_refuses_repacked_files_with_the_same_message(alice, make_user, client, tmp_path):
-    assert _post(alice, zip0(tmp_path), "AliceBot").status_code == 201
+    assert api_upload(alice, zip0(tmp_path), "AliceBot").status_code == 201
     user, _ = make_user("carol")
     system = System.objects.create(team=user.teams.get(), name="CarolBot")
     client.force_login(user)

@@ -5,34 +5,19 @@ from __future__ import annotations
 import io
 
 import pytest
-from rest_framework.test import APIClient
 
 from catalog.models import System
 from submissions.models import Submission
-from tests.factories import zip_bytes
-
-
-def _client(make_user, name: str, system: str) -> APIClient:
-    _, token = make_user(name)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert client.post("/api/v1/systems/", {"name": system}, format="json").status_code == 201
-    return client
-
-
-def _post(client: APIClient, data: bytes, system: str = "AliceBot", name: str = "sub.zip"):
-    upload = io.BytesIO(data)
-    upload.name = name
-    return client.post("/api/v1/submissions/", {"system": system, "archive": upload}, format="multipart")
+from tests.factories import api_client_with_system, api_upload, zip_bytes
 
 
 @pytest.fixture
 def alice(make_user, demo_split):
-    return _client(make_user, "alice", "AliceBot")
+    return api_client_with_system(make_user, "alice", "AliceBot")
 
 
 def test_a_lone_wrong_case_folder_is_named_with_a_case_hint(alice):
-    resp = _post(alice, zip_bytes({"todolist/start.sh": b"echo\n", "todolist/app.py": b"x"}))
+    resp = api_upload(alice, zip_bytes({"todolist/start.sh": b"echo\n", "todolist/app.py": b"x"}))
     assert resp.status_code == 400, resp.content
     detail = resp.json()["detail"]
     assert "found: 'todolist'" in detail
@@ -41,14 +26,14 @@ def test_a_lone_wrong_case_folder_is_named_with_a_case_hint(alice):
 
 
 def test_a_wrapped_wrong_case_folder_is_named_too(alice):
-    resp = _post(alice, zip_bytes({"run/todolist/start.sh": b"echo\n", "run/notes/start.sh": b"echo\n"}))
+    resp = api_upload(alice, zip_bytes({"run/todolist/start.sh": b"echo\n", "run/notes/start.sh": b"echo\n"}))
     assert resp.status_code == 400
     detail = resp.json()["detail"]
     assert "'todolist'" in detail and "'notes'" in detail and "case-sensitive" in detail
 
 
 def test_an_upload_missing_tasks_says_how_many_and_which(alice):
-    resp = _post(alice, zip_bytes({"TodoList/start.sh": b"echo\n"}))
+    resp = api_upload(alice, zip_bytes({"TodoList/start.sh": b"echo\n"}))
     assert resp.status_code == 201, resp.content
     body = resp.json()
     assert body["warnings"][0] == ("5 tasks missing (each scores 0): Bookstore, InventoryService, Notes, "
@@ -77,7 +62,7 @@ def test_the_form_asks_before_queueing_an_upload_with_missing_tasks(make_user, c
 
 def test_a_member_name_too_long_to_unpack_is_refused_at_upload(alice):
     long_name = "a" * 300 + ".py"
-    resp = _post(alice, zip_bytes({"TodoList/start.sh": b"echo\n", f"TodoList/{long_name}": b"x"}))
+    resp = api_upload(alice, zip_bytes({"TodoList/start.sh": b"echo\n", f"TodoList/{long_name}": b"x"}))
     assert resp.status_code == 400, resp.content
     detail = resp.json()["detail"]
     assert "303 characters" in detail and "255" in detail and "clash" not in detail
@@ -85,10 +70,10 @@ def test_a_member_name_too_long_to_unpack_is_refused_at_upload(alice):
 
 
 def test_an_archive_already_submitted_by_another_team_is_refused(alice, make_user, demo_zip):
-    original = _post(alice, demo_zip("agent-alpha"))
+    original = api_upload(alice, demo_zip("agent-alpha"))
     assert original.status_code == 201
-    mallory = _client(make_user, "mallory", "MalloryBot")
-    copy = _post(mallory, demo_zip("agent-alpha"), system="MalloryBot")
+    mallory = api_client_with_system(make_user, "mallory", "MalloryBot")
+    copy = api_upload(mallory, demo_zip("agent-alpha"), system="MalloryBot")
     assert copy.status_code == 400, copy.content
     detail = copy.json()["detail"]
     assert "byte-identical" in detail and f"#{original.json()['id']}" in detail and "AliceBot" in detail
@@ -96,22 +81,22 @@ def test_an_archive_already_submitted_by_another_team_is_refused(alice, make_use
 
 
 def test_the_same_team_may_upload_its_archive_again_and_a_changed_archive_is_accepted(alice, make_user, demo_zip):
-    assert _post(alice, demo_zip("agent-alpha")).status_code == 201
-    assert _post(alice, demo_zip("agent-alpha")).status_code == 201  # e.g. a re-run of its own system
-    mallory = _client(make_user, "mallory", "MalloryBot")
-    changed = _post(mallory, zip_bytes({"TodoList/start.sh": b"echo mallory\n"}), system="MalloryBot")
+    assert api_upload(alice, demo_zip("agent-alpha")).status_code == 201
+    assert api_upload(alice, demo_zip("agent-alpha")).status_code == 201  # e.g. a re-run of its own system
+    mallory = api_client_with_system(make_user, "mallory", "MalloryBot")
+    changed = api_upload(mallory, zip_bytes({"TodoList/start.sh": b"echo mallory\n"}), system="MalloryBot")
     assert changed.status_code == 201, changed.content
 
 
 def test_an_archive_whose_evaluation_failed_does_not_block_another_team(alice, make_user, demo_zip):
-    assert _post(alice, demo_zip("agent-alpha")).status_code == 201
+    assert api_upload(alice, demo_zip("agent-alpha")).status_code == 201
     Submission.objects.update(status=Submission.Status.FAILED)
-    mallory = _client(make_user, "mallory", "MalloryBot")
-    assert _post(mallory, demo_zip("agent-alpha"), system="MalloryBot").status_code == 201
+    mallory = api_client_with_system(make_user, "mallory", "MalloryBot")
+    assert api_upload(mallory, demo_zip("agent-alpha"), system="MalloryBot").status_code == 201
 
 
 def test_the_form_refuses_a_duplicate_with_the_same_message(alice, make_user, client, demo_zip):
-    assert _post(alice, demo_zip("agent-alpha")).status_code == 201
+    assert api_upload(alice, demo_zip("agent-alpha")).status_code == 201
     user, _ = make_user("carol")
     system = System.objects.create(team=user.teams.get(), name="CarolBot")
     client.force_login(user)
