@@ -15,6 +15,16 @@ DEMO = ROOT / "benchmarks" / "demo"
 DEMO_SUBMISSIONS = ROOT / "benchmarks" / "demo-submissions"
 
 
+def database_url() -> str:
+    """The DATABASE_URL of the database this test run uses (the test database, SQLite or PostgreSQL), for a
+    subprocess (a worker, another web process) that must see the same rows."""
+    from django.db import connection
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
 def import_demo():
     """Import benchmarks/demo (no reference check) and return its current Benchmark row."""
     from catalog.models import Benchmark

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import DEMO_SUBMISSIONS, import_demo
+from tests.conftest import DEMO_SUBMISSIONS, database_url, import_demo
 from tests.sandbox_helpers import eventually
-from tests.test_e2e_worker import _database_url, _descendants, _purge_broker
+from tests.test_e2e_worker import _descendants, _purge_broker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,7 @@ def _start_workers(log_path: Path, **env) -> subprocess.Popen:
     """scripts/worker.sh as a terminal starts it (a process group of its own, SIGINT not ignored), returned once
     both of its workers said ready."""
     proc = subprocess.Popen(
-        [str(ROOT / "scripts" / "worker.sh")], cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url(), **env},
+        [str(ROOT / "scripts" / "worker.sh")], cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url(), **env},
         stdout=open(log_path, "w"), stderr=subprocess.STDOUT,
         preexec_fn=lambda: (signal.signal(signal.SIGINT, signal.SIG_DFL), os.setpgrp()))
     deadline = time.monotonic() + 90

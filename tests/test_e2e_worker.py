@@ -15,21 +15,13 @@ from pathlib import Path
 import pytest
 import requests
 from django.conf import settings
-from django.db import connection
 
 from core.sandbox import get_backend, netns
-from tests.conftest import DEMO_SUBMISSIONS, import_demo
+from tests.conftest import DEMO_SUBMISSIONS, database_url, import_demo
 from tests.sandbox_helpers import eventually
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
 def _start_worker(log_path: Path, *, beat: bool = False, **env) -> subprocess.Popen:
@@ -39,7 +31,7 @@ def _start_worker(log_path: Path, *, beat: bool = False, **env) -> subprocess.Po
     proc = subprocess.Popen(
         [str(Path(sys.executable).with_name("celery")), "-A", "config", "worker", "--concurrency=2", "--loglevel=INFO",
          "--without-gossip", "--without-mingle", "--without-heartbeat", *(["--beat"] if beat else [])],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url(), **env}, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url(), **env}, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True)
     deadline = time.monotonic() + 60
     while log_path.read_text().count("ready.") < 1 + getattr(_start_worker, "started", {}).get(log_path, 0):
@@ -104,7 +96,7 @@ def _purge_broker() -> None:
         folder.mkdir(parents=True)
     else:
         subprocess.run([str(ROOT / ".venv/bin/celery"), "-A", "config", "purge", "-f"], cwd=ROOT,
-                       capture_output=True, env={**os.environ, "DATABASE_URL": _database_url()})
+                       capture_output=True, env={**os.environ, "DATABASE_URL": database_url()})
 
 
 def _wait_finished(session, url: str, timeout: float = 300) -> dict:

@@ -11,8 +11,9 @@ import sys
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache, caches
-from django.db import connection
 from django.test import Client
+
+from tests.conftest import database_url
 
 ADDRESS = "192.0.2.44"
 
@@ -46,7 +47,6 @@ def test_a_flood_of_board_entries_does_not_evict_the_sign_up_count(db, settings)
 def test_the_api_token_rate_counts_requests_answered_by_another_process(settings, make_user):
     caches[settings.THROTTLE_CACHE_ALIAS].clear()
     make_user("rated")  # right passwords: the sign-in lockout stays out of it
-    db_file = connection.settings_dict["NAME"]
     other_process = (
         "import django; django.setup()\n"
         "from django.test import Client\n"
@@ -54,7 +54,7 @@ def test_the_api_token_rate_counts_requests_answered_by_another_process(settings
         "print([c.post('/api/v1/auth/token/', {'username': 'rated', 'password': 'pw-rated-Secure-123'})"
         ".status_code "
         "for _ in range(6)])\n")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{db_file}"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url()}
     done = subprocess.run([sys.executable, "-c", other_process], env=env, capture_output=True, text=True,
                           timeout=120, cwd=django_settings.BASE_DIR)
     assert done.returncode == 0, done.stderr[-2000:]
