@@ -117,8 +117,8 @@ def _endpoint(method: str, path: str) -> Endpoint | None:
     path = path.rstrip(".:;,!?")
     if not path.startswith("/"):
         return None
-    # "GET /POST" or "POST / PUT" in prose: a method word is never a path.
-    if _METHOD_WORD.match(path.strip("/").upper()):
+    # "GET /POST" in prose: a method word written in capitals is never a path; `/post` (a blog's posts) is one.
+    if _METHOD_WORD.match(path.strip("/")):
         return None
     return Endpoint.of(method, path)
 

@@ -11,6 +11,8 @@ import configparser
 import fnmatch
 import os
 import re
+from collections import ChainMap
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import _source as src
@@ -108,13 +110,15 @@ def _count_module(path: Path) -> int:
     except (SyntaxError, ValueError, OSError):
         return 0
     module_factor = 1
-    classes: dict[str, ast.ClassDef] = {}
     members: dict[str, ast.stmt] = {}
+    scope: dict[str, ast.ClassDef] = {}
+    infos: dict[ast.ClassDef, _ClassInfo] = {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             members[node.name] = node
             if isinstance(node, ast.ClassDef):
-                classes[node.name] = node
+                infos[node] = _class_info(node, scope, infos)
+                scope[node.name] = node
         elif isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
         ):
@@ -123,44 +127,53 @@ def _count_module(path: Path) -> int:
     count = 0
     for node in members.values():
         if isinstance(node, ast.ClassDef):
-            count += _count_class(node, classes)
+            count += _count_class(node, infos)
         elif node.name.startswith("test") and not _is_fixture(node):
             count += _decorator_factor(node)
     return count * module_factor
 
 
-def _count_class(node: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> int:
+# A class's test methods and nested classes, its own and those inherited from same-module bases (subclass wins),
+# and whether `__test__ = False` is set.
+_ClassInfo = tuple[dict[str, ast.FunctionDef | ast.AsyncFunctionDef], dict[str, ast.ClassDef], bool]
+
+
+def _count_class(node: ast.ClassDef, infos: dict[ast.ClassDef, _ClassInfo]) -> int:
     if not node.name.startswith("Test"):
         return 0
-    methods, nested, excluded = _class_members(node, classes, set())
+    methods, nested, excluded = infos[node]
     if excluded or "__init__" in methods:
         return 0
     count = sum(
         _decorator_factor(m) for name, m in methods.items() if name.startswith("test") and not _is_fixture(m)
     )
-    count += sum(_count_class(c, classes) for c in nested.values())
+    count += sum(_count_class(c, infos) for c in nested.values())
     return count * _decorator_factor(node)
 
 
-def _class_members(
-    node: ast.ClassDef, classes: dict[str, ast.ClassDef], seen: set[str]
-) -> tuple[dict[str, ast.FunctionDef | ast.AsyncFunctionDef], dict[str, ast.ClassDef], bool]:
-    """Methods and nested classes of `node` with those inherited from same-module bases (subclass wins),
-    and whether `__test__ = False` is set."""
+def _class_info(node: ast.ClassDef, scope: Mapping[str, ast.ClassDef], infos: dict[ast.ClassDef, _ClassInfo]
+                ) -> _ClassInfo:
+    """`node`'s `_ClassInfo`, its bases read as Python does when the class statement runs: a base name is the class
+    last bound to it *before* `node` (`class TestA(TestA)` extends the earlier TestA; a later class of a base's name
+    changes nothing), in `scope` (the module's classes so far, or a class body's own before the module's). Every
+    base's info is already in `infos`, so an inheritance chain of any length is read without recursion."""
     methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     nested: dict[str, ast.ClassDef] = {}
     excluded = False
-    seen = seen | {node.name}
     for base in reversed(node.bases):
-        if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
-            m, n, e = _class_members(classes[base.id], classes, seen)
+        resolved = scope.get(base.id) if isinstance(base, ast.Name) else None
+        if resolved is not None:
+            m, n, e = infos[resolved]
             methods.update(m)
             nested.update(n)
             excluded = e
+    local: dict[str, ast.ClassDef] = {}
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             methods[stmt.name] = stmt
         elif isinstance(stmt, ast.ClassDef):
+            infos[stmt] = _class_info(stmt, ChainMap(local, scope), infos)
+            local[stmt.name] = stmt
             nested[stmt.name] = stmt
         elif isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in stmt.targets):
             excluded = isinstance(stmt.value, ast.Constant) and not stmt.value.value
@@ -249,22 +262,24 @@ def _parameterized(block: src.AnnotationBlock) -> int:
         if expr is None:
             positional = src.positional_args(csv_source.args)
             expr = positional[0] if positional else None
-        count += _array_length(expr) if expr is not None else 0
+        count += _array_length(expr, csv_rows=True) if expr is not None else 0
     for a in block.annotations:
         count += {"NullSource": 1, "EmptySource": 1, "NullAndEmptySource": 2}.get(a.name, 0)
     return count or 1
 
 
-def _array_length(expr: str) -> int:
-    """Elements of a literal `{a, b}` array or a single literal; 0 when not a literal."""
+def _array_length(expr: str, *, csv_rows: bool = False) -> int:
+    """Elements of an annotation's array value: `{a, b}` holds 2; any other constant expression (`"a"`, `1`,
+    `"a" + "b"`, `Constants.NAME`) is a one-element array (JLS §9.7.1: a single element value stands for an array
+    of one). With `csv_rows` (CsvSource's value or textBlock), a text block is one row per non-blank line. 0 for a
+    blank value."""
     expr = expr.strip()
+    if not expr:
+        return 0
     if expr.startswith("{") and expr.endswith("}"):
         inner = src.balanced(expr, 0)
         return len(src.split_top_level(inner or ""))
-    if re.fullmatch(r'"(?:\\.|[^"\\])*"|-?[\w.]+|\'.\'', expr):
-        return 1
-    literals = src.string_literals(expr) if expr.startswith('"""') else []
+    literals = src.string_literals(expr) if csv_rows and expr.startswith('"""') else []
     if literals:
-        # CSV text block: one row per non-blank line.
         return sum(1 for line in literals[0].splitlines() if line.strip())
-    return 0
+    return 1

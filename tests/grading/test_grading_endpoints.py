@@ -363,7 +363,9 @@ def test_a_table_header_is_never_an_endpoint():
 
 @pytest.mark.parametrize("line, expected", [
     ("- GET /reports/XLSX.", ["GET /reports/XLSX"]),  # prose punctuation cut from the end only, exactly (rstrip mutants)
-    ("- GET /POST", []),  # a method word is never a path (`.upper()` made `.lower()`, `strip("/")` made `strip()`)
+    ("- GET /POST", []),  # a method word in capitals is never a path (`strip("/")` made `strip()`)
+    ("- GET /post", ["GET /post"]),  # a route named like a method in lower case is one (it was dropped)
+    ("- DELETE /Delete/", ["DELETE /Delete"]),  # mixed case too
     ("- PUT /XPUT", ["PUT /XPUT"]),  # only the slashes are stripped before that check (`strip("XX/XX")`)
 ])
 def test_a_path_in_prose(line, expected):

@@ -400,12 +400,26 @@ class MoreTest {
     @ValueSource(value = {1})
     @NullSource
     void valueSourceWithoutAKnownKey(String s) {}
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = "a" + "b")
+    void concatenatedValue(String s) {}
+
+    @ParameterizedTest
+    @ValueSource(strings = """
+        one
+        two
+        three
+        """)
+    void textBlockValue(String s) {}
 }
 '''
 # template 1; repeated without value 1, only named 1, constant 1; csv value= 2; ValueSource + CsvSource 2 + 1;
 # NullSource 1 + 1; EmptySource 1 + 2; single string + csv 1 + 2; CsvSource without values + NullSource 0 + 1;
-# ValueSource without a known key + NullSource 0 + 1
-MORE_JAVA_EXPECTED = 1 + 1 + 1 + 1 + 2 + 3 + 2 + 3 + 3 + 1 + 1
+# ValueSource without a known key + NullSource 0 + 1; NullSource + a concatenated string 1 + 1 (it counted 0 for the
+# string); a text block in ValueSource is one string (it counted a row per line, as in CsvSource)
+MORE_JAVA_EXPECTED = 1 + 1 + 1 + 1 + 2 + 3 + 2 + 3 + 3 + 1 + 1 + 2 + 1
 
 
 def test_java_static_count_of_every_source_and_odd_annotations(tmp_path):
@@ -416,6 +430,54 @@ def test_java_static_count_of_every_source_and_odd_annotations(tmp_path):
     # without values (`expr is not None or True`: AttributeError; `else 0` made `else 1`).
     root = write(tmp_path / "src/test/java", {"MoreTest.java": MORE_JAVA})
     assert count_java_tests(root) == MORE_JAVA_EXPECTED
+
+
+SAME_NAME_SUITE = {"test_names.py": """
+class TestA:
+    def test_x(self): pass
+
+class TestA(TestA):
+    def test_y(self): pass
+
+class Base:
+    def test_b(self): pass
+
+class TestB(Base):
+    pass
+
+class Base:
+    def test_c(self): pass
+
+class TestOuter:
+    class Inner:
+        def test_i(self): pass
+
+    class TestNested(Inner):
+        pass
+"""}
+# TestA: test_x inherited from the earlier TestA + test_y; TestB: the Base defined before it (test_b), not the later
+# one; TestOuter::TestNested: the class body's own Inner. Both counts used to be 1 + 1 (the earlier TestA lost, the
+# later Base taken).
+SAME_NAME_EXPECTED = 2 + 1 + 1
+
+
+def test_python_bases_are_the_classes_bound_before_the_class_statement(tmp_path):
+    tests_dir = write(tmp_path / "tests", SAME_NAME_SUITE)
+    assert count_python_tests(tests_dir) == SAME_NAME_EXPECTED
+    (tests_dir / "pytest.ini").write_text("[pytest]\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:django", "-p", "no:cacheprovider",
+         "-c", str(tests_dir / "pytest.ini"), "--rootdir", str(tests_dir), str(tests_dir)],
+        capture_output=True, text=True, timeout=60, cwd=tests_dir,
+    )
+    assert len([line for line in proc.stdout.splitlines() if "::" in line]) == SAME_NAME_EXPECTED, proc.stdout
+
+
+def test_a_long_inheritance_chain_is_counted_without_recursion(tmp_path):
+    # 3,000 classes, each extending the one before: the old reader recursed once per base (RecursionError).
+    chain = "class Base0:\n    def test_root(self): pass\n" + "".join(
+        f"class Base{i}(Base{i - 1}):\n    pass\n" for i in range(1, 3000)) + "class TestLast(Base2999):\n    pass\n"
+    assert count_python_tests(write(tmp_path / "tests", {"test_chain.py": chain})) == 1
 
 
 def test_java_static_count_reads_kotlin_and_odd_files(tmp_path):
