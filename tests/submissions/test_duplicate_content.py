@@ -4,78 +4,18 @@ and both were accepted as new rows. Real archives made by zip and tar, posted th
 from __future__ import annotations
 
 import io
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from catalog.models import System
-from core.engine.archive import inspect_archive
 from submissions.models import Submission
+from tests.evaluation.test_archive_content_digest import targz, zip0, zip9
 from tests.factories import api_client_with_system, api_upload
-
-ROOT = Path(__file__).resolve().parents[2]
-ALPHA = ROOT / "benchmarks" / "demo-submissions" / "agent-alpha"
-TASKS = sorted(p.name for p in ALPHA.iterdir() if p.is_dir())
-
-
-def _pack(tmp_path: Path, name: str, *command: str, src: Path = ALPHA) -> bytes:
-    """Run `command` (with {out} for the archive's path) in a copy of `src`; the archive's bytes."""
-    work = tmp_path / f"src-{name}"
-    if not work.exists():
-        shutil.copytree(src, work)
-    out = tmp_path / name
-    subprocess.run([c.replace("{out}", str(out)) for c in command], cwd=work, check=True, capture_output=True)
-    return out.read_bytes()
-
-
-def zip9(tmp_path, **kw):
-    return _pack(tmp_path, "nine.zip", "zip", "-9", "-q", "-r", "{out}", *TASKS, **kw)
-
-
-def zip0(tmp_path, **kw):
-    return _pack(tmp_path, "zero.zip", "zip", "-0", "-q", "-r", "{out}", *TASKS, **kw)
-
-
-def targz(tmp_path, **kw):
-    return _pack(tmp_path, "same.tar.gz", "tar", "czf", "{out}", *TASKS, **kw)
 
 
 @pytest.fixture
 def alice(make_user, demo_split):
     return api_client_with_system(make_user, "alice", "AliceBot")
-
-
-def test_the_content_digest_is_the_same_for_the_same_files_however_packed(tmp_path):
-    archives = {"zip -9": zip9(tmp_path), "zip -0": zip0(tmp_path), "tar czf": targz(tmp_path)}
-    assert len(set(archives.values())) == 3  # three different files
-    wrapped = tmp_path / "wrapped"
-    (wrapped / "run-1").mkdir(parents=True)
-    for task in TASKS:
-        shutil.copytree(ALPHA / task, wrapped / "run-1" / task)
-    archives["wrapped"] = _pack(tmp_path, "wrapped.zip", "zip", "-q", "-r", "{out}", "run-1", src=wrapped)
-    digests = {}
-    for label, data in archives.items():
-        path = tmp_path / ("check.tar.gz" if label == "tar czf" else "check.zip")
-        path.write_bytes(data)
-        digests[label] = inspect_archive(path, task_names=TASKS, content_sha256=True).content_sha256
-        assert inspect_archive(path, task_names=TASKS).content_sha256 == ""  # only when asked for
-    assert len(set(digests.values())) == 1 and len(digests["zip -9"]) == 64, digests
-
-    changed = tmp_path / "changed"
-    shutil.copytree(ALPHA, changed)
-    first = next(p for p in sorted(changed.rglob("*")) if p.is_file())
-    first.write_bytes(first.read_bytes() + b"\n")
-    path = tmp_path / "changed.zip"
-    path.write_bytes(_pack(tmp_path, "c.zip", "zip", "-9", "-q", "-r", "{out}", *TASKS, src=changed))
-    assert inspect_archive(path, task_names=TASKS, content_sha256=True).content_sha256 != digests["zip -9"]
-    renamed = tmp_path / "renamed"
-    shutil.copytree(ALPHA, renamed)
-    first = next(p for p in sorted(renamed.rglob("*")) if p.is_file())
-    first.rename(first.with_name(first.name + ".bak"))
-    path.write_bytes(_pack(tmp_path, "r.zip", "zip", "-9", "-q", "-r", "{out}", *TASKS, src=renamed))
-    assert inspect_archive(path, task_names=TASKS, content_sha256=True).content_sha256 != digests["zip -9"]
 
 
 @pytest.mark.parametrize("repack, filename", [(zip9, "again.zip"), (targz, "again.tar.gz")], ids=["zip-9", "tar.gz"])
