@@ -8,8 +8,10 @@ For each N: a throw-away production site in a temporary VAR_DIR (DJANGO_DEBUG=0,
 migrate + collectstatic), a benchmark `bench` of 30 tasks (15 Python, 15 Java) with N systems, each with one
 finished public run of 30 results, written with bulk_create (the run summaries through core.report.summarize, the
 same code as the pipeline; 40 distinct score patterns, so the paired bootstrap of the significance groups runs over
-40 distinct rows: see the note printed at the end). The cache is django's file-based one (CACHE_URL=filecache://),
-shared by the two workers as Redis would be in production; the board is computed once before measuring (a cold
+40 distinct rows: see the note printed at the end). The cache is the production one, Redis (compose.yaml's
+CACHE_URL; database 9 of 127.0.0.1:6379, emptied first: `scripts/services.sh` starts the server), shared by the two
+workers; `--cache file` uses django's file-based cache instead (shared too; it compresses every entry with zlib, so
+each hit inflates the page again) when no Redis runs. The board is computed once before measuring (a cold
 request is timed apart). Each URL's bytes are written as a static file before gunicorn starts, and the load
 generator (`wrk`, else a small httpx asyncio one) measures each for `--duration` seconds.
 
@@ -100,9 +102,21 @@ for name, url in {urls}.items():
 '''
 
 
-def site(var_dir: Path, port: int, systems: int) -> subprocess.Popen:
+REDIS_URL = "redis://127.0.0.1:6379/9"
+
+
+def cache_url(kind: str, var_dir: Path) -> str:
+    """The CACHE_URL of the bench's site: Redis database 9, emptied (`redis`), or a file cache in `var_dir`."""
+    if kind == "file":
+        return f"filecache://{var_dir / 'django-cache'}"
+    import redis  # installed with Django's Redis cache backend (requirements.txt)
+    redis.Redis.from_url(REDIS_URL).flushdb()  # raises ConnectionError when no server runs: scripts/services.sh
+    return REDIS_URL
+
+
+def site(var_dir: Path, port: int, systems: int, cache: str) -> subprocess.Popen:
     """Release, seed, warm and start gunicorn on 127.0.0.1:`port`; returns the gunicorn process."""
-    env = site_env(var_dir, port, CACHE_URL=f"filecache://{var_dir / 'django-cache'}")
+    env = site_env(var_dir, port, CACHE_URL=cache_url(cache, var_dir))
     release(env)
     static = var_dir / "staticfiles" / "bench"
     static.mkdir(parents=True)
@@ -153,15 +167,17 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=10, help="seconds per URL")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--keep", action="store_true", help="keep the temporary VAR_DIRs")
+    parser.add_argument("--cache", choices=("redis", "file"), default="redis",
+                        help="the shared cache: Redis as in production (default), or django's file-based one")
     args = parser.parse_args()
     load = load_wrk if shutil.which("wrk") else load_httpx
     print(f"load generator: {'wrk' if load is load_wrk else 'httpx (asyncio)'}, {args.connections} connections, "
-          f"{args.duration} s per URL; gunicorn with 2 workers")
+          f"{args.duration} s per URL; gunicorn with 2 workers; cache: {args.cache}")
     figures = {}
     for n in args.systems:
         var_dir = Path(tempfile.mkdtemp(prefix="board-speed-"))
         port = free_port()
-        web = site(var_dir, port, n)
+        web = site(var_dir, port, n, args.cache)
         try:
             for name, path in URLS.items():
                 static = f"/static/bench/{name.replace(' ', '-')}.bin"

@@ -58,13 +58,14 @@ MIDDLEWARE = [
     "config.http_methods.RefuseTraceMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",  # above the cached board page, so it has the header
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "leaderboard.page_cache.CachedBoardPageMiddleware",  # a visitor's cached board page, before sessions and auth
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into its page (429)
 ]
 

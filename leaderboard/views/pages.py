@@ -69,7 +69,7 @@ def home(request):
     params = sorted((k, tuple(v)) for k, v in request.GET.lists())
     try:
         if _visitor_without_state(request):  # the frame shows nothing of its own: the same bytes for everyone
-            return HttpResponse(board_cached(("home-page", params), lambda: _home_page(request, params).content))
+            return HttpResponse(board_cached(anonymous_page_key(request), lambda: _home_page(request, params).content))
         return _home_page(request, params)
     except NotFound as exc:  # raised before anything is cached
         return _no_leaderboard(request, exc)
@@ -84,11 +84,23 @@ def _home_page(request, params: list) -> HttpResponse:
     return render(request, "leaderboard/home.html", {"split": split, "board_html": mark_safe(board_html)})
 
 
+def anonymous_page_key(request) -> tuple:
+    """The cache key parts of the board page a visitor without a session gets for this request's query string
+    (leaderboard.board_cache.board_key adds the board version). Read before the view too, by
+    leaderboard.page_cache.CachedBoardPageMiddleware."""
+    return ("home-page", sorted((k, tuple(v)) for k, v in request.GET.lists()))
+
+
+def visitor_cookies_without_state(request) -> bool:
+    """True when the request carries neither a session nor pending messages (their cookies absent): nothing in
+    the page's frame can be its own."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
 def _visitor_without_state(request) -> bool:
     """True when the page's frame would show this visitor nothing of its own: not signed in, no session and no
     pending messages (their cookies absent), so every such visitor gets the same bytes for the same URL."""
-    return (settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
-            and not request.user.is_authenticated)
+    return visitor_cookies_without_state(request) and not request.user.is_authenticated
 
 
 #: Rows of each language view a board page shows unless `?rows=all` (a page of 1,000 systems stays light; ranks,

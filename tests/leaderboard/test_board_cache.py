@@ -195,3 +195,21 @@ def test_a_cached_leaderboard_answer_is_served_before_drf_and_is_the_same_answer
     assert client.get(url, HTTP_ACCEPT="text/html").status_code == 200  # the browsable API still goes through DRF
     assert client.get(url, HTTP_AUTHORIZATION="Token wrong").status_code == 401  # bad credentials still refused
     assert client.get("/api/v1/leaderboard/?benchmark=demo&language=rust").status_code == 400  # never cached
+
+
+@pytest.mark.django_db
+def test_the_cached_board_page_answer_has_the_views_headers_and_refuses_a_foreign_host(client, demo_split, settings):
+    # leaderboard.page_cache answers a visitor's cached page before sessions, CSRF and authentication: the same bytes
+    # and the same security headers as the view's own answer, and a Host outside ALLOWED_HOSTS is still a 400.
+    _systems(demo_split, 3)
+    url = "/?benchmark=demo&sort=pass_at_1"
+    first = client.get(url)  # the view renders and caches it
+    again = client.get(url)  # the middleware's hit
+    assert again.status_code == 200 and again.content == first.content
+    for header in ("Content-Type", "Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options",
+                   "Referrer-Policy", "Cross-Origin-Opener-Policy"):
+        assert again.get(header) == first.get(header) is not None, header
+    assert "csrftoken" not in again.cookies and "sessionid" not in again.cookies
+    settings.ALLOWED_HOSTS = ["leaderboard.example"]
+    assert client.get(url, HTTP_HOST="evil.example").status_code == 400
+    assert client.get(url, HTTP_HOST="leaderboard.example").content == first.content
