@@ -130,6 +130,22 @@ def test_the_wrapping_folder_and_macos_metadata_do_not_count(tmp_path):
     metadata = [("__MACOSX/run-1/TodoList/._app.py", b"\0\5\26\7 apple")]
     assert _digest(_zip(tmp_path / "w.zip", wrapped + metadata)) == _expected(FILES)
     assert _digest(_tar(tmp_path / "w.tar.gz", wrapped)) == _expected(FILES)
+    beside = list(FILES.items()) + [("__MACOSX/TodoList/._app.py", b"\0\5\26\7 apple")]  # no wrapper to cut it
+    assert _digest(_zip(tmp_path / "m.zip", beside)) == _expected(FILES)
+
+
+def test_a_name_that_is_not_utf8_has_a_digest_of_its_own(tmp_path):
+    # tarfile hands such a name over with surrogate escapes; the digest hashes its original bytes.
+    digests = []
+    for byte in ("\xff", "\xfe"):
+        path = tmp_path / f"n{len(digests)}.tar.gz"
+        with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT, encoding="latin-1") as tf:
+            for name in (f"TodoList/{byte}.txt", "Notes/a.txt"):
+                info = tarfile.TarInfo(name)
+                info.size = 1
+                tf.addfile(info, io.BytesIO(b"x"))
+        digests.append(_digest(path))
+    assert len(set(digests)) == 2 and all(len(d) == 64 for d in digests)
 
 
 @pytest.mark.parametrize("change", [

@@ -17,17 +17,19 @@ TOO_MANY = ("The archive holds more than 20000 entries; remove build outputs, vi
             "(node_modules, .venv, target).")
 
 
-def stored_zip(path: Path, names: list[str], *, declared: int | None = None, zip64: bool = False) -> Path:
+def stored_zip(path: Path, names: list[str], *, declared: int | None = None, zip64: bool = False,
+               extra: bytes = b"", comment: bytes = b"") -> Path:
     """A zip of empty stored files `names`, written with struct (400,000 entries in about a second, where zipfile
     takes half a minute). `declared`: the entry count its end record states (default: the real one); `zip64`:
-    end with a zip64 end record and locator (APPNOTE 4.3.14, 4.3.15) and 0xFFFF / 0xFFFFFFFF in the classic one."""
+    end with a zip64 end record and locator (APPNOTE 4.3.14, 4.3.15) and 0xFFFF / 0xFFFFFFFF in the classic one;
+    `extra`, `comment`: every central directory header's extra field and file comment."""
     local, central = [], []
     offset = 0
     for name in names:
         raw = name.encode()
         header = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, 0, 0, 0, 0x21, 0, 0, 0, len(raw), 0) + raw
         central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, 0, 0, 0, 0x21, 0, 0, 0, len(raw),
-                                   0, 0, 0, 0, 0o100644 << 16, offset) + raw)
+                                   len(extra), len(comment), 0, 0, 0o100644 << 16, offset) + raw + extra + comment)
         local.append(header)
         offset += len(header)
     directory = b"".join(central)
@@ -88,6 +90,44 @@ def test_an_end_record_that_under_declares_its_entries_is_refused_while_counting
 
     assert str(error) == TOO_MANY
     assert peak < 1024 * 1024, peak  # no ZipInfo was built: the directory's headers were only counted
+
+
+def test_headers_with_extra_fields_and_comments_are_counted_each_once(tmp_path):
+    # Each header is stepped over by its name, extra field and comment lengths: a wrong step loses the count, and
+    # zipfile would then build the 60,000 ZipInfo the check exists to spare.
+    extra = struct.pack("<2H", 0xCAFE, 6) + b"tool-1"  # an extra field of an id zipfile does not know
+    archive = stored_zip(tmp_path / "t.zip", ["T/%x" % i for i in range(60_000)], declared=2, extra=extra,
+                         comment=b"made by a generator")
+    with zipfile.ZipFile(stored_zip(tmp_path / "small.zip", ["T/a"], extra=extra, comment=b"c")) as zf:
+        assert zf.namelist() == ["T/a"] and zf.getinfo("T/a").comment == b"c"  # a zip zipfile reads
+    error, _, peak = _measured(lambda: inspect_archive(archive, task_names=["T"]))
+    assert str(error) == TOO_MANY
+    assert peak < 1024 * 1024, peak
+
+
+@pytest.mark.parametrize("declared", [None, 2], ids=["declared", "under-declared"])
+def test_the_entry_limits_are_inclusive(tmp_path, declared):
+    # Exactly max_members entries, counted in the end record or in the directory, pass; one more is refused.
+    limits = ArchiveLimits(max_members=3)
+    archive = stored_zip(tmp_path / "s.zip", ["TodoList/a", "TodoList/b", "Notes/c"], declared=declared)
+    assert inspect_archive(archive, task_names=TASKS, limits=limits).members == 3
+    archive = stored_zip(tmp_path / "t.zip", ["TodoList/a", "TodoList/b", "Notes/c", "Notes/d"], declared=declared)
+    with pytest.raises(ArchiveError, match="more than 3 entries"):
+        inspect_archive(archive, task_names=TASKS, limits=limits)
+
+
+def test_the_directory_size_limit_is_inclusive(tmp_path):
+    limits = ArchiveLimits(max_members=3)  # a directory of at most 3 x 1024 bytes
+    names = [f"TodoList/{i}/" + "d" * 200 + "/" + "e" * 200 + "/" + "f" * 200 + "/" + "g" * 200 for i in range(3)]
+    rest = 3 * 1024 - sum(46 + len(n.encode()) for n in names)
+    for i, share in enumerate([rest // 3, rest // 3, rest - 2 * (rest // 3)]):
+        names[i] += "/" + "h" * (share - 1)  # a last part that makes the directory exactly 3,072 bytes
+    assert sum(46 + len(n.encode()) for n in names) == 3 * 1024
+    assert max(len(part) for n in names for part in n.split("/")) <= 255
+    assert inspect_archive(stored_zip(tmp_path / "s.zip", names), task_names=TASKS, limits=limits).members == 3
+    names[-1] += "h"
+    with pytest.raises(ArchiveError, match="more than 3 entries"):
+        inspect_archive(stored_zip(tmp_path / "t.zip", names), task_names=TASKS, limits=limits)
 
 
 def test_a_zip64_end_record_with_few_entries_is_read_through_its_locator(tmp_path):
