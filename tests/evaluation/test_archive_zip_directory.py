@@ -165,3 +165,25 @@ def test_a_zip_with_a_comment_is_still_judged_by_its_end_record(tmp_path):
         zf.comment = b"made by a tool that signs its archives"
     error, _, peak = _measured(lambda: inspect_archive(archive, task_names=["T"]))
     assert str(error) == TOO_MANY and peak < 1024 * 1024
+
+
+def test_an_under_declaring_zip64_record_is_counted_from_where_zipfile_reads_the_directory(tmp_path):
+    # The directory ends where the zip64 record starts: counting from anywhere else finds no header and leaves the
+    # 60,000 entries to zipfile.
+    archive = stored_zip(tmp_path / "t.zip", ["T/%x" % i for i in range(60_000)], declared=2, zip64=True)
+    error, _, peak = _measured(lambda: inspect_archive(archive, task_names=["T"]))
+    assert str(error) == TOO_MANY
+    assert peak < 1024 * 1024, peak
+
+
+def test_the_last_end_record_signature_is_the_one_judged_as_zipfile_does(tmp_path):
+    # A comment holding a second end record (declaring 400,000 entries) followed by two bytes: zipfile reads that
+    # one (the last signature in the file's tail), so the check must judge it too, not the genuine first one.
+    archive = stored_zip(tmp_path / "s.zip", ["TodoList/a", "Notes/c"])
+    data = bytearray(archive.read_bytes())
+    fake = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0, 0, 2) + b"xx"
+    struct.pack_into("<H", data, len(data) - 2, len(fake))  # the genuine record's comment length
+    archive.write_bytes(bytes(data) + fake)
+    with pytest.raises(ArchiveError) as err:
+        inspect_archive(archive, task_names=TASKS)
+    assert str(err.value) == TOO_MANY
