@@ -71,6 +71,17 @@ def redact_hidden_tests(text: str) -> str:
     return "".join("[a line about the hidden tests was removed]\n" if "src/test/" in line else line for line in lines)
 
 
+def _processing_args(pom: Path) -> list[str]:
+    """Maven arguments for the platform's compilation of the hidden tests: `-Dmaven.compiler.proc=none` unless the
+    pom names its annotation processors by artifact (`annotationProcessorPaths`: javac then takes processors from
+    those verified jars alone, as Micronaut's tests need). Without it javac would discover processors on the class
+    path, which holds the submission's classes and any dependency it chose: red team round 13's AutoValue loaded
+    an extension of the submission's from target/classes, whose exit hook replaced the compiled hidden tests. A pom
+    cannot turn processing back on (`proc` and `-proc` are refused: untrusted_tree.COMPILER_HOOK_SETTINGS)."""
+    text = untrusted_tree.read_regular(pom, limit=4 * 1024 * 1024) or b""
+    return [] if b"annotationProcessorPaths" in text else ["-Dmaven.compiler.proc=none"]
+
+
 class _Stop(Exception):
     """A phase failed: carries the outcome and a one-line detail."""
 
@@ -521,7 +532,8 @@ class TaskRun:
         base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
                 str(self.work.runner / "settings.xml")]
         deadline = time.monotonic() + self.spec.limits.test_suite
-        compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL], deadline)
+        compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL, *_processing_args(copy / "pom.xml")],
+                                          deadline)
         if not compiled.ok:
             return compiled, []
         changed = self._hidden_sources_changed(copy / "src" / "test")

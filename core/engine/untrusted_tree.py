@@ -176,12 +176,24 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
     return None
 
 
-#: javac options that load code from a path of the submission's choosing, or hand options to the JVM running javac.
-COMPILER_HOOK_OPTIONS = ("-processor", "--processor-path", "--processor-module-path", "-Xplugin", "-J")
+#: javac options that load code from a path of the submission's choosing, hand options to the JVM running javac,
+#: turn annotation processing back on (the runner compiles the hidden tests with -proc:none unless processors come
+#: from `annotationProcessorPaths`), or compile sources other than the planted ones in their place (a source path
+#: javac would take a hidden test's class from, implicit compilation: red team round 13).
+COMPILER_HOOK_OPTIONS = ("-processor", "--processor-path", "--processor-module-path", "-Xplugin", "-J", "-proc",
+                         "-Xprefer", "-implicit")
+#: The same, for options that are whole words (a prefix would catch "-deprecation" for "-d").
+COMPILER_HOOK_WORDS = ("-sourcepath", "--source-path", "-d", "--module-source-path")
 #: Compiler settings that name code to run (a processor found on the class path, which holds the submission's
-#: classes; another compiler; a forked javac) rather than artifacts of `annotationProcessorPaths`.
+#: classes; another compiler; a forked javac) rather than artifacts of `annotationProcessorPaths`, turn processing
+#: on, or choose which sources the test compilation reads and where it writes (red team round 13: extra
+#: `compileSourceRoots` and `testIncludes` compiled a fake `ApiTest` with 15 empty tests in place of the hidden one).
 COMPILER_HOOK_SETTINGS = ("executable", "annotationProcessors", "annotationProcessor", "compilerId",
-                          "forceJavacCompilerUse", "fork")
+                          "forceJavacCompilerUse", "fork", "proc", "compileSourceRoots", "testIncludes",
+                          "testExcludes", "outputDirectory", "generatedTestSourcesDirectory")
+#: Compiler settings that hold javac options, as text (or, for the map forms, as element names).
+COMPILER_ARGUMENT_SETTINGS = ("compilerArgs", "compilerArgument", "compilerArguments", "testCompilerArgument",
+                              "testCompilerArguments", "arg")
 
 
 def _compiler_hook(plugin, local) -> str | None:
@@ -192,12 +204,22 @@ def _compiler_hook(plugin, local) -> str | None:
         name = local(setting.tag)
         if name in COMPILER_HOOK_SETTINGS:
             return f"the compiler's {name}"
-        if name in ("compilerArgs", "compilerArgument", "compilerArguments", "arg"):
-            for text in [setting.text or ""] + [c.text or "" for c in setting]:
-                hit = next((o for o in COMPILER_HOOK_OPTIONS if text.strip().startswith(o)), None)
-                if hit:
-                    return f"the compiler option {hit}"
+        if name in COMPILER_ARGUMENT_SETTINGS:
+            options = [setting.text or ""] + [c.text or "" for c in setting]
+            if name.endswith("Arguments"):  # <compilerArguments><sourcepath>..</sourcepath>: the option -sourcepath
+                options += [f"-{local(c.tag)}" for c in setting]
+            hit = next((o for o in options if _hook_option(o)), None)
+            if hit:
+                return f"the compiler option {_hook_option(hit)}"
     return None
+
+
+def _hook_option(text: str) -> str | None:
+    """The COMPILER_HOOK_OPTIONS or COMPILER_HOOK_WORDS option a javac argument (as a pom writes it) starts with,
+    or None."""
+    word = (text.strip().split() or [""])[0]
+    return next((o for o in COMPILER_HOOK_OPTIONS if word.startswith(o)), None) or next(
+        (o for o in COMPILER_HOOK_WORDS if word == o or word.startswith((o + "=", o + ":"))), None)
 
 
 #: Groups whose parent poms and build extensions are taken as they are (framework parents configure surefire for

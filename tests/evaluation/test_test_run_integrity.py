@@ -221,6 +221,18 @@ def test_a_build_that_moves_the_test_folders_is_named(folder):
     ("<annotationProcessors><annotationProcessor>zz.Proc</annotationProcessor></annotationProcessors>",
      "annotationProcessors"),
     ("<compilerArgs><arg>-processor</arg><arg>zz.Proc</arg></compilerArgs>", "-processor"),
+    # red team round 13: sources other than the planted ones compiled in their place, or processing turned back on
+    ("<compileSourceRoots><r>src/test/java</r><r>fake</r></compileSourceRoots>", "compileSourceRoots"),
+    ("<testIncludes><testInclude>**/Fake.java</testInclude></testIncludes>", "testIncludes"),
+    ("<testExcludes><testExclude>**/ApiTest.java</testExclude></testExcludes>", "testExcludes"),
+    ("<proc>full</proc>", "the compiler's proc"),
+    ("<compilerArgs><arg>-proc:full</arg></compilerArgs>", "-proc"),
+    ("<compilerArgs><arg>-sourcepath</arg><arg>fake</arg></compilerArgs>", "-sourcepath"),
+    ("<testCompilerArgument>-Xprefer:source</testCompilerArgument>", "-Xprefer"),
+    ("<compilerArgs><arg>-implicit:class</arg></compilerArgs>", "-implicit"),
+    ("<compilerArguments><sourcepath>fake</sourcepath></compilerArguments>", "-sourcepath"),
+    ("<compilerArgs><arg>-d</arg><arg>elsewhere</arg></compilerArgs>", "-d"),
+    ("<generatedTestSourcesDirectory>fake</generatedTestSourcesDirectory>", "generatedTestSourcesDirectory"),
 ])
 def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why):
     from core.engine.untrusted_tree import _test_run_setting
@@ -229,6 +241,35 @@ def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why
            f"<release>17</release>{setting}</configuration></plugin></plugins></build></project>")
 
     assert why in (_test_run_setting(pom) or "")
+
+
+@pytest.mark.parametrize("arg", ["-parameters", "-deprecation", "-Xlint:all", "-Amicronaut.processing.group=x",
+                                 "-Werror", "-source"])
+def test_ordinary_compiler_options_are_allowed(arg):
+    from core.engine.untrusted_tree import _test_run_setting
+
+    pom = ("<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
+           f"<compilerArgs><arg>{arg}</arg></compilerArgs><excludes><exclude>**/Old.java</exclude></excludes>"
+           "</configuration></plugin></plugins></build></project>")
+
+    assert _test_run_setting(pom) is None
+
+
+@pytest.mark.parametrize(("pom", "args"), [
+    ("<project><dependencies><dependency><artifactId>auto-value</artifactId></dependency></dependencies></project>",
+     ["-Dmaven.compiler.proc=none"]),
+    ("<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
+     "<annotationProcessorPaths><path><artifactId>micronaut-inject-java</artifactId></path>"
+     "</annotationProcessorPaths></configuration></plugin></plugins></build></project>", []),
+])
+def test_the_hidden_tests_are_compiled_without_processors_found_on_the_class_path(tmp_path, pom, args):
+    # Red team round 13: AutoValue, a genuine dependency, loaded an extension of the submission's from target/classes
+    # while the platform compiled the hidden tests; processors come from annotationProcessorPaths or not at all.
+    from core.engine.runner import _processing_args
+
+    (tmp_path / "pom.xml").write_text(pom)
+
+    assert _processing_args(tmp_path / "pom.xml") == args
 
 
 def test_annotation_processors_named_by_artifact_are_allowed():
