@@ -16,6 +16,7 @@ from django.utils import timezone
 from .benchmark_files import BenchmarkSource, TaskSource
 from .bundles import bundle_store, task_bundles_ensure
 from .bundles import task_hidden_dir, task_reference_dir  # noqa: F401 (their home before bundles: callers import here)
+from .conflicts import Unique, unique_refusal
 from .signals import board_changed
 from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation, reserved_name_problem
 from .names import name_problem, name_skeleton
@@ -155,12 +156,34 @@ def system_type_problem(*, user: User, type: str, current: str | None = None) ->
 def system_create(*, team: Team, name: str, agent_framework: str = "", base_model: str = "", type: str = "agent",
                   url: str = "", description: str = "", source_url: str = "") -> System:
     """Create a system owned by `team` (`source_url`: its code's public repository, if open source). Raises
-    django.core.exceptions.ValidationError on bad fields."""
+    django.core.exceptions.ValidationError on bad fields (`system_save`)."""
     system = System(team=team, name=name, agent_framework=agent_framework, base_model=base_model, type=type,
                     url=url, description=description, source_url=source_url)
+    return system_save(system=system)
+
+
+def system_save(*, system: System) -> System:
+    """Check a new or changed system (System.clean: its name, its texts) and store it. A name that another
+    system's concurrent save took between the check and the write (the unique name or name skeleton) is refused
+    as the check refuses it once that system is stored. Raises django.core.exceptions.ValidationError
+    ({field: message}) on bad fields, a taken or look-alike name included."""
     system.full_clean()
-    system.save()
+    with unique_refusal(Unique(System, ("name",)), Unique(System, ("name_skeleton",)),
+                        refusal=lambda: _system_check_again(system)):
+        system.save()
     return system
+
+
+def _system_check_again(system: System) -> ValidationError:
+    """The ValidationError System.full_clean raises for `system` now (the name another save just took), or, when
+    it passes again (that system renamed meanwhile), one saying the name was just taken. The skeleton the failed
+    save computed is not asked about: System.clean refuses a look-alike under `name`, as the first check did."""
+    try:
+        system.full_clean(exclude=["name_skeleton"])
+    except ValidationError as exc:
+        return exc
+    return ValidationError({"name": f"Another system took a name that looks like {system.name!r} a moment ago; "
+                                    "choose another."})
 
 
 @dataclass(frozen=True)

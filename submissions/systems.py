@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from catalog.models import System
 from catalog.selectors import user_in_team
-from catalog.services import system_type_problem
+from catalog.services import system_save, system_type_problem
 
 from .models import ACTIVE_STATUSES, Submission
 from .services import SubmissionStateError
@@ -44,8 +44,9 @@ def system_update(*, system: System, user: User, **fields) -> System:
     """Change the given fields (of EDITABLE) of a system of the user's team.
 
     Raises PermissionError for another team's system, and django ValidationError ({field: message}) for a bad
-    value, an unknown field, a field other than URL and description of a system with a ranked submission, or a
-    switch to a type only staff may give (catalog.services.system_type_problem: the oracle's `reference`).
+    value (a name another system took at the same moment too: catalog.services.system_save), an unknown field, a
+    field other than URL and description of a system with a ranked submission, or a switch to a type only staff
+    may give (catalog.services.system_type_problem: the oracle's `reference`).
     """
     _check_member(system, user)
     unknown = set(fields) - set(EDITABLE)
@@ -64,8 +65,7 @@ def system_update(*, system: System, user: User, **fields) -> System:
                                for k in locked})
     for name, value in changed.items():
         setattr(system, name, value)
-    system.full_clean()
-    system.save()
+    system_save(system=system)
     if changed:
         log.info("system %s edited by %s: %s", system.pk, user.username, ", ".join(sorted(changed)))
     return system

@@ -1,8 +1,12 @@
 """Shared fixtures: the demo benchmark imported once per session, users with tokens, demo archives, sandboxes."""
 from __future__ import annotations
 
+import itertools
 import os
+import sys
+import threading
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,6 +35,53 @@ def import_demo():
 
     call_command("import_benchmark", str(DEMO), "--skip-reference-check", stdout=open("/dev/null", "w"))
     return Benchmark.objects.get(name="demo", is_current=True)
+
+
+def race(*calls: Callable[[], object], timeout: float = 120) -> list:
+    """Run each of `calls` in a thread of its own, all started together, each with its own database connection
+    (closed when it ends): what a transactional test (`django_db(transaction=True)`) uses for simultaneous requests.
+    Returns what each call returned, in order, or the exception it raised in its place. A test client that races
+    needs `raise_request_exception=False`: it then answers a view's unhandled exception with the 500 (by default it
+    re-raises it, and Django's got_request_exception signal hands it to every client in flight, in every thread)."""
+    from django.db import connection
+
+    results: list = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], object]) -> None:
+        try:
+            results[index] = call()
+        except Exception as exc:  # noqa: BLE001 (returned for the test to show)
+            results[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    return results
+
+
+def meet_after(monkeypatch, owner, name: str, parties: int, *, callers: tuple[str, ...] = (),
+               when: Callable[..., bool] = lambda *args, **kwargs: True) -> None:
+    """Patch `owner.name` (a class's method or a module's function) so that the first `parties` calls to it that
+    count (made from a module whose name starts with one of `callers`, when given, and for which `when(*args,
+    **kwargs)` is true: each racing request's check) each return only once all of them have returned: every
+    request has passed its check before any of them writes. Later calls pass straight through. A party that never
+    comes breaks the rendezvous after 30 s (threading.BrokenBarrierError in the others)."""
+    original = getattr(owner, name)
+    barrier = threading.Barrier(parties)
+    counted = itertools.count()
+
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if (not callers or caller.startswith(callers)) and when(*args, **kwargs) and next(counted) < parties:
+            barrier.wait(timeout=30)
+        return result
+
+    monkeypatch.setattr(owner, name, wrapped)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,96 @@
+"""Two requests at the same moment that want the same name get what one request after the other gets: the first
+wins, the second the same 400 as a sequential request, never a 500 (the break-it pass of issue 13 found unhandled
+IntegrityErrors: systems named "Race Sys N" / "RACE SYS N" by two teams at once, created or renamed), and nothing
+stored is lost.
+
+Real threads, each with its own database connection, through the API and the web forms; each racing request is held
+after its check (tests.conftest.meet_after) until the other has passed its own, so both write: the interleaving
+that went wrong, on every run (SQLite's write lock or PostgreSQL's unique index decides who wins)."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from catalog.models import System
+from catalog.services import system_create, team_for_user
+from tests.conftest import meet_after, race
+
+LOOKALIKE = "would look the same"
+
+
+def _api(token: str) -> APIClient:
+    """An API client of the token's user that answers a view's unhandled exception with its 500 (a test client
+    re-raises it by default, and Django's got_request_exception signal would hand it to the other thread's client
+    too)."""
+    api = APIClient(raise_request_exception=False)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return api
+
+
+def _web(user: User | None = None) -> Client:
+    """A web client (signed in as `user`, when given) that answers an unhandled exception with its 500."""
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _answers(results: list) -> list:
+    """Each request's status code, sorted."""
+    return sorted(r.status_code for r in results)
+
+
+def _two_teams(make_user) -> tuple[APIClient, APIClient]:
+    """API clients of two new users, alice and bob, each with a personal team of that name."""
+    return _api(make_user("alice")[1]), _api(make_user("bob")[1])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_teams_create_lookalike_systems_at_once_one_gets_the_400(make_user, monkeypatch):
+    alice, bob = _two_teams(make_user)
+    meet_after(monkeypatch, System, "full_clean", 2)
+
+    results = race(lambda: alice.post("/api/v1/systems/", {"name": "Race Sys 1"}, format="json"),
+                   lambda: bob.post("/api/v1/systems/", {"name": "RACE SYS 1"}, format="json"))
+
+    assert _answers(results) == [201, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    [winner] = System.objects.all()
+    [loser] = {"Race Sys 1", "RACE SYS 1"} - {winner.name}
+    assert refused.json() == {"name": [
+        f"A system called {winner.name!r} already exists and {loser!r} would look the same on the leaderboard; "
+        "choose a name that differs in more than letter case, look-alike letters or spacing."]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_systems_renamed_to_lookalikes_at_once_keep_their_names_but_one(make_user, monkeypatch):
+    alice, bob = _two_teams(make_user)
+    for user, name in (("alice", "Alpha One"), ("bob", "Beta One")):
+        system_create(team=team_for_user(user=User.objects.get(username=user)), name=name)
+    meet_after(monkeypatch, System, "full_clean", 2)
+
+    results = race(lambda: alice.patch("/api/v1/systems/Alpha One/", {"name": "Race Sys 2"}, format="json"),
+                   lambda: bob.patch("/api/v1/systems/Beta One/", {"name": "RACE SYS 2"}, format="json"))
+
+    assert _answers(results) == [200, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    assert LOOKALIKE in refused.json()["name"][0]
+    names = sorted(System.objects.values_list("name", flat=True))
+    assert names in (["Beta One", "Race Sys 2"], ["Alpha One", "RACE SYS 2"])  # the loser kept its old name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_system_form_answers_a_lookalike_made_at_once_with_its_error(make_user, monkeypatch):
+    clients = [_web(make_user(name)[0]) for name in ("alice", "bob")]
+    # the service's check (the form's own model validation runs first and passes for both)
+    meet_after(monkeypatch, System, "full_clean", 2, callers=("catalog.", "submissions."))
+
+    results = race(*(lambda c=c, n=n: c.post("/systems/new/", {"name": n, "type": "agent"})
+                     for c, n in zip(clients, ("Race Sys 3", "RACE SYS 3"))))
+
+    assert _answers(results) == [302, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    assert LOOKALIKE in refused.content.decode()
+    assert System.objects.count() == 1
