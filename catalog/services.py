@@ -280,8 +280,9 @@ def _member_check(team: Team, user: User) -> None:
 
 
 def team_rename(*, team: Team, user: User, name: str) -> Team:
-    """Rename a team of the user. Raises PermissionError for a non-member, TeamError for a blank, over-long or
-    taken name."""
+    """Rename a team of the user. Raises PermissionError for a non-member, TeamError for a blank, over-long,
+    reserved, taken or look-alike name (`_team_name_problem`), also when another team took it between the check and
+    the write (any unique constraint of the team's table)."""
     _member_check(team, user)
     name = (name or "").strip()
     if not name or len(name) > 100:
@@ -289,9 +290,20 @@ def team_rename(*, team: Team, user: User, name: str) -> Team:
     problem = _team_name_problem(name, exclude=team.pk)
     if problem:
         raise TeamError(problem)
-    team.name = name
-    team.save(update_fields=["name"])
+    old, team.name = team.name, name
+    try:
+        with unique_refusal(Unique(Team), refusal=lambda: TeamError(_team_name_problem(name, exclude=team.pk)
+                                                                     or _team_lookalike(name))):
+            team.save(update_fields=["name"])
+    except TeamError:
+        team.name = old
+        raise
     return team
+
+
+def _team_lookalike(name: str) -> str:
+    """The refusal of a team name that looks like another team's, when that team is not named."""
+    return f"A team already has a name that looks like {name!r}; choose another."
 
 
 def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str] | None = None) -> str | None:
@@ -303,7 +315,7 @@ def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str
         return problem.replace("Give the system a name.", "Give the team a name.")
     skeleton = name_skeleton(name)
     if others is not None:
-        return f"A team already has a name that looks like {name!r}; choose another." if skeleton in others else None
+        return _team_lookalike(name) if skeleton in others else None
     for other in Team.objects.exclude(pk=exclude).only("name"):
         if name_skeleton(other.name) == skeleton:
             return f"A team called {other.name!r} already exists and {name!r} would look the same; choose another."
@@ -314,7 +326,8 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     """Invite the account named `who` (a user name, or an account's verified e-mail address when `who` holds an
     @) to join `team`; the invitee is told by e-mail when the account has an address. Raises PermissionError when
     `by` is not a member, TeamError when no such account exists, it is a member already, has a pending invitation
-    to the team, or the team has TEAM_MAX_MEMBERS members (pending invitations included)."""
+    to the team (also one made at the same moment: `_already_invited`), or the team has TEAM_MAX_MEMBERS members
+    (pending invitations included)."""
     _member_check(team, by)
     who = (who or "").strip()
     if "@" in who:
@@ -330,16 +343,24 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
         raise TeamError(f"{invitee.username} is already a member of {team.name}.")
     pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
     if pending.filter(invitee=invitee).exists():
-        raise TeamError(f"{invitee.username} already has a pending invitation to {team.name}.")
+        raise _already_invited(team, invitee)
     if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
         raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations included.")
-    invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by)
+    with unique_refusal(Unique.named(TeamInvitation, "invitation_one_pending"),
+                        refusal=lambda: _already_invited(team, invitee)):
+        invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by)
     if invitee.email:
         send_mail(f"[RepoGenesis Leaderboard] {by.username} invites you to the team {team.name}",
                   f"{by.username} invites you to join the team {team.name} on the RepoGenesis Leaderboard: its "
                   "members submit for its systems and share its daily quota.\n\n"
                   f"Accept or decline on {settings.SITE_URL}/teams/\n", None, [invitee.email], fail_silently=True)
     return invitation
+
+
+def _already_invited(team: Team, invitee: User) -> TeamError:
+    """The refusal of a second pending invitation of `invitee` to `team` (checked first, then by the constraint
+    invitation_one_pending when two invitations are made at once)."""
+    return TeamError(f"{invitee.username} already has a pending invitation to {team.name}.")
 
 
 def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:

@@ -1,7 +1,7 @@
 """Two requests at the same moment that want the same name get what one request after the other gets: the first
 wins, the second the same 400 as a sequential request, never a 500 (the break-it pass of issue 13 found unhandled
-IntegrityErrors: systems named "Race Sys N" / "RACE SYS N" by two teams at once, created or renamed), and nothing
-stored is lost.
+IntegrityErrors: systems named "Race Sys N" / "RACE SYS N" by two teams at once, a team renamed to a name another
+team took at once, a user invited twice at once), and nothing stored is lost.
 
 Real threads, each with its own database connection, through the API and the web forms; each racing request is held
 after its check (tests.conftest.meet_after) until the other has passed its own, so both write: the interleaving
@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.test import Client
 from rest_framework.test import APIClient
 
-from catalog.models import System
+import catalog.services
+from catalog.models import System, Team, TeamInvitation
 from catalog.services import system_create, team_for_user
 from tests.conftest import meet_after, race
 
@@ -94,3 +96,44 @@ def test_the_system_form_answers_a_lookalike_made_at_once_with_its_error(make_us
     [refused] = [r for r in results if r.status_code == 400]
     assert LOOKALIKE in refused.content.decode()
     assert System.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("names", [
+    ("Same Team 1", "Same Team 1"),
+    pytest.param(("Same Team 2", "SAME TEAM 2"), marks=pytest.mark.skipif(
+        not any(f.name == "name_skeleton" for f in Team._meta.fields),
+        reason="look-alike team names are unique in the database once Team.name_skeleton is")),
+], ids=["same", "lookalike"])
+def test_two_teams_renamed_to_one_name_at_once_one_gets_the_sequential_400(make_user, monkeypatch, names):
+    alice, bob = _two_teams(make_user)
+    teams = [Team.objects.get(name=n) for n in ("alice", "bob")]
+    meet_after(monkeypatch, catalog.services, "_team_name_problem", 2)
+
+    results = race(*(lambda api=api, team=team, name=name: api.patch(f"/api/v1/teams/{team.pk}/", {"name": name},
+                                                                      format="json")
+                     for api, team, name in zip((alice, bob), teams, names)))
+
+    assert _answers(results) == [200, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    renamed = Team.objects.get(name__in=names)
+    [tried] = set(names) - {renamed.name} or {renamed.name}
+    assert refused.json() == {"detail": f"A team called {renamed.name!r} already exists and {tried!r} would look "
+                                        "the same; choose another."}
+    assert Team.objects.filter(name__in=("alice", "bob")).count() == 1  # the loser kept its name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_user_invited_twice_at_once_has_one_pending_invitation(make_user, monkeypatch):
+    _, token = make_user("alice")
+    make_user("carol")
+    team = Team.objects.get(name="alice")
+    meet_after(monkeypatch, QuerySet, "exists", 2, when=lambda qs: qs.model is TeamInvitation)
+
+    results = race(*(lambda: _api(token).post(f"/api/v1/teams/{team.pk}/invitations/", {"user": "carol"})
+                     for _ in range(2)))
+
+    assert _answers(results) == [201, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    assert refused.json() == {"detail": "carol already has a pending invitation to alice."}
+    assert TeamInvitation.objects.filter(status=TeamInvitation.Status.PENDING).count() == 1
