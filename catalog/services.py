@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .benchmark_files import BenchmarkSource, TaskSource
@@ -114,7 +114,29 @@ def team_for_user(*, user: User) -> Team:
     "<username>-3" ... and, for a username no team name may hold, "team-<user id>", "team-<user id>-2" ...
     (the sign-up page tells the user the name: `personal_team_renamed`)."""
     team = user.teams.order_by("pk").first()
-    if team is None:
+    return team if team is not None else _personal_team_create(user)
+
+
+#: Tries at a free personal team name when each one chosen is taken by a concurrent write before it is stored.
+PERSONAL_TEAM_TRIES = 3
+
+
+def _personal_team_create(user: User) -> Team:
+    """Create the user's personal team under the first free name (`_personal_team_name`); a name another team
+    took between the choice and the write (a unique violation on the team's table) is chosen again, up to
+    PERSONAL_TEAM_TRIES times. Raises the IntegrityError of the last try, or any other one."""
+    for _ in range(PERSONAL_TEAM_TRIES - 1):
+        try:
+            return _personal_team_insert(user)
+        except IntegrityError as exc:
+            if not Unique(Team).violated_by(exc):
+                raise
+    return _personal_team_insert(user)
+
+
+def _personal_team_insert(user: User) -> Team:
+    """One try of `_personal_team_create`, in a savepoint. Raises IntegrityError when the name was taken."""
+    with transaction.atomic():
         team = Team.objects.create(name=_personal_team_name(user))
         team.members.add(user)
     return team

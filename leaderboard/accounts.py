@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import ValidationError
@@ -28,6 +29,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from catalog.conflicts import Unique, unique_refusal
+from catalog.models import Team
+from catalog.services import team_for_user
 from leaderboard.models import AccountEmail
 
 VERIFY_SALT = "leaderboard.accounts.email-verify"
@@ -96,6 +100,27 @@ def account_email_set(*, user: User, email: str) -> AccountEmail:
     except IntegrityError as exc:  # taken between the check and the write
         raise ValidationError({"email": TAKEN}) from exc
     return record
+
+
+def account_create(*, form: BaseUserCreationForm) -> tuple[User, AccountEmail, Team]:
+    """Make the account of a valid sign-up form (its `email` field holds the address to verify) in one transaction:
+    the user, its address (`account_email_set`) and its personal team (catalog.services.team_for_user); a sign-up
+    refused on the way keeps none of them. Returns (user, address record, team); the caller mails the link.
+
+    Raises ValidationError({"username": ...}) with the form's own "taken" message when another sign-up took the user
+    name between the form's check and the write (the unique auth_user.username), ValidationError({"email": TAKEN})
+    when the address was taken so."""
+    with transaction.atomic():
+        with unique_refusal(Unique(User, ("username",)), refusal=_username_taken):
+            user = form.save()
+        record = account_email_set(user=user, email=form.cleaned_data["email"])
+        team = team_for_user(user=user)
+    return user, record, team
+
+
+def _username_taken() -> ValidationError:
+    """The refusal of a taken user name, as Django's sign-up form words it (UserCreationForm.clean_username)."""
+    return ValidationError({"username": User().unique_error_message(User, ("username",))})
 
 
 def verification_token(record: AccountEmail) -> str:

@@ -5,7 +5,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -14,7 +13,7 @@ from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 from django_ratelimit.decorators import ratelimit
 
-from leaderboard.accounts import account_email_set, verification_send
+from leaderboard.accounts import account_create, verification_send
 from leaderboard.board_cache import board_cached
 from leaderboard.charts import failure_breakdown_figure, radar_figure, shared_template
 from leaderboard.forms import SignUpForm, SystemCreateForm, SystemForm
@@ -207,9 +206,9 @@ def system_detail(request, pk: int):
 
 @ratelimit(key="ip", rate=lambda group, request: settings.SIGNUP_RATE, method="POST", block=False)
 def signup(request):
-    """Create an account (and a personal team), mail the link that verifies its e-mail address
-    (leaderboard.accounts), then log in. 400 with the form's errors; at most SIGNUP_RATE new accounts per
-    address (429)."""
+    """Create an account (and a personal team, in one transaction: leaderboard.accounts.account_create), mail the
+    link that verifies its e-mail address, then log in. 400 with the form's errors (a name or address taken by a
+    sign-up at the same moment too); at most SIGNUP_RATE new accounts per address (429)."""
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and getattr(request, "limited", False):
         form.is_valid()  # add_error needs a cleaned form
@@ -218,13 +217,10 @@ def signup(request):
         return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():
-                user = form.save()
-                record = account_email_set(user=user, email=form.cleaned_data["email"])
-        except ValidationError as exc:  # the address was taken between the form's check and the write
+            user, record, team = account_create(form=form)
+        except ValidationError as exc:  # the name or address was taken between the form's check and the write
             form.add_error(None, exc)
             return render(request, "registration/signup.html", {"form": form}, status=400)
-        team = team_for_user(user=user)
         verification_send(request=request, record=record)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome! We sent a link to {record.email}: open it to verify the address "

@@ -1,7 +1,7 @@
 """Two requests at the same moment that want the same name get what one request after the other gets: the first
 wins, the second the same 400 as a sequential request, never a 500 (the break-it pass of issue 13 found unhandled
 IntegrityErrors: systems named "Race Sys N" / "RACE SYS N" by two teams at once, a team renamed to a name another
-team took at once, a user invited twice at once), and nothing stored is lost.
+team took at once, a user invited twice at once, one user name signed up twice at once), and nothing stored is lost.
 
 Real threads, each with its own database connection, through the API and the web forms; each racing request is held
 after its check (tests.conftest.meet_after) until the other has passed its own, so both write: the interleaving
@@ -17,7 +17,11 @@ from rest_framework.test import APIClient
 import catalog.services
 from catalog.models import System, Team, TeamInvitation
 from catalog.services import system_create, team_for_user
+from leaderboard.forms import SignUpForm
+from leaderboard.models import AccountEmail
 from tests.conftest import meet_after, race
+
+pytestmark = pytest.mark.usefixtures("fresh_rates")  # two sign-ups from one address
 
 LOOKALIKE = "would look the same"
 
@@ -137,3 +141,20 @@ def test_one_user_invited_twice_at_once_has_one_pending_invitation(make_user, mo
     [refused] = [r for r in results if r.status_code == 400]
     assert refused.json() == {"detail": "carol already has a pending invitation to alice."}
     assert TeamInvitation.objects.filter(status=TeamInvitation.Status.PENDING).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_user_name_signed_up_twice_at_once_makes_one_whole_account(monkeypatch):
+    meet_after(monkeypatch, SignUpForm, "clean", 2)
+    password = "A-long-Secure-pw-123"
+
+    results = race(*(lambda email=email: _web().post("/signup/", {
+        "username": "racer", "email": email, "password1": password, "password2": password})
+        for email in ("first@example.org", "second@example.org")))
+
+    assert _answers(results) == [302, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    assert "A user with that username already exists." in refused.content.decode()
+    user = User.objects.get()
+    assert list(AccountEmail.objects.values_list("user", flat=True)) == [user.pk]  # the loser's address is gone
+    assert [t.name for t in Team.objects.all()] == ["racer"] and user.teams.count() == 1
