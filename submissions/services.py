@@ -115,14 +115,22 @@ def missing_tasks_notice(missing: list[str]) -> str:
     return f"{len(missing)} task{'s' if len(missing) != 1 else ''} missing (each scores 0): {shown}"
 
 
-def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256: str = "") -> None:
+def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256: str = "",
+                    hold: bool = False) -> None:
     """Refuse an archive that another team already submitted on the same split (any version of the benchmark) in
     a submission that was not failed or cancelled: a board row must be its team's own output (issue 12, feature
     10). Byte-identical (same `sha256` of the archive file) is checked first; then the same files packed again
     (same `content_sha256`, core.engine.archive.content_digest of the unpacked repository: another compression
     level, zip or tar.gz, other timestamps or order, a wrapping folder), when given. The same team may upload its
     archive again. Raises SubmissionError naming the earlier submission when it is public (a private one is not
-    named)."""
+    named).
+
+    `hold=True` is for the transaction that then inserts the submission (it must be inside one): the split's rows
+    (every version's split of that name, `_split_hold`) are locked first, so two teams uploading the same archive
+    at the same moment are checked one after the other and the second sees the first's submission. The lock is
+    held until the transaction ends."""
+    if hold:
+        _split_hold(split)
     others = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name)
               .exclude(system__team_id=system.team_id)
               .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
@@ -140,6 +148,14 @@ def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256
     raise SubmissionError(f"This archive is {same} {whose}, already "
                           f"{earlier.get_status_display().lower()} on {split}. The board ranks each team's own "
                           "output once: upload the repositories your system generated.")
+
+
+def _split_hold(split: Split) -> None:
+    """Lock the rows of every split that `duplicate_check` compares with (the benchmark's versions' splits of this
+    name), in id order: SELECT ... FOR UPDATE on PostgreSQL; on SQLite the immediate transaction (settings
+    "transaction_mode": "IMMEDIATE") already holds the database's write lock, and this selects without locking."""
+    list(Split.objects.select_for_update(of=("self",)).filter(benchmark__name=split.benchmark.name, name=split.name)
+         .order_by("pk").values_list("pk", flat=True))
 
 
 def quota_check(*, system: System, hold: bool = False) -> None:
@@ -184,7 +200,7 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
         raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
                            "tick \"Queue it even if tasks are missing\" and choose the archive again.")
     duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256)
-    quota_check(system=system)  # refused early; checked again under the team's lock below
+    quota_check(system=system)  # both refused early; checked again under their locks below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, content_sha256=manifest.content_sha256, note=note[:300],
@@ -196,6 +212,8 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
         with transaction.atomic():
             quota_check(system=system, hold=True)  # count and insert in one transaction, one team at a time
             submission.archive.save(upload.name, upload, save=False)
+            duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256,
+                            hold=True)  # again, one upload to the split at a time: the same archive at once
             submission.save()
             if on_stored:
                 on_stored(submission)
