@@ -128,18 +128,46 @@ class Split(models.Model):
         return f"{self.benchmark.name}/{self.name}"
 
 
+def _skeleton_to_store(instance: models.Model) -> str:
+    """The name skeleton to save with a Team or System: its name's (catalog.names.name_skeleton), unless the name is
+    the one stored, whose skeleton is kept as stored (a row of two names that came to look alike when the rule
+    grew keeps the `<skeleton>#<id>` its migration gave it, so saving its other fields never collides)."""
+    if instance.pk and instance.name_skeleton:
+        stored = type(instance).objects.filter(pk=instance.pk).values_list("name", flat=True).first()
+        if stored == instance.name:
+            return instance.name_skeleton
+    return names.name_skeleton(instance.name)
+
+
+def _with_skeleton(instance: models.Model, save_kwargs: dict) -> None:
+    """Set `instance.name_skeleton` before a save (`_skeleton_to_store`), and save it with the name when the caller
+    names the fields to update (`save(update_fields=["name"])`)."""
+    instance.name_skeleton = _skeleton_to_store(instance)
+    fields = save_kwargs.get("update_fields")
+    if fields is not None and "name" in fields:
+        save_kwargs["update_fields"] = {*fields, "name_skeleton"}
+
+
 class Team(models.Model):
-    """A group of users that owns systems and submissions."""
+    """A group of users that owns systems and submissions. Team names are unique by their look (`name_skeleton`,
+    as system names: catalog.names), in the database, so two teams renamed at once to "Acme" and "ACME" cannot
+    both succeed."""
 
     name = models.CharField(max_length=100, unique=True)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams")
     created_at = models.DateTimeField(auto_now_add=True)
+    name_skeleton = models.CharField(max_length=300, unique=True, editable=False,
+                                     help_text="the name as compared for look-alikes (catalog.names.name_skeleton)")
 
     class Meta:
         db_table = "leaderboard_team"  # the table of the app this model came from (catalog 0001)
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        _with_skeleton(self, kwargs)
+        super().save(*args, **kwargs)
 
 
 #: The platform's own teams: `platform` holds each benchmark's reference solutions (manage.py seed_references),
@@ -159,13 +187,22 @@ PLATFORM_NAMES = ("RepoGenesis", "RepoGenesis Leaderboard", "RepoGenesis Verifie
 RESERVED_PARTS = ("reference solution",)
 
 
+def reported_label(system: str, base_model: str) -> str:
+    """The label a published result is shown under in tables and charts: `System · base model`, or the system
+    alone when no base model was published."""
+    return f"{system} · {base_model}" if base_model else system
+
+
 def reserved_names() -> list[str]:
     """Every reserved name, as written: PLATFORM_NAMES, each benchmark's name, title and "<title> reference
-    solutions", and the distinct system names of the published results (ReportedResult.system). Two queries."""
+    solutions", and the system names of the published results with the labels the board shows them under
+    (ReportedResult.label, "System · base model": "Copilot · Claude Sonnet 4.5" passed for its row, the fourth
+    break-it pass of issue 13). Two queries."""
     found = list(PLATFORM_NAMES)
     for name, title in Benchmark.objects.values_list("name", "title").distinct():
         found += [name, f"{title or name} reference solutions", *([title] if title else [])]
-    found += ReportedResult.objects.values_list("system", flat=True).distinct()
+    for system, base_model in ReportedResult.objects.values_list("system", "base_model").distinct():
+        found += {system, reported_label(system, base_model)}
     return found
 
 
@@ -264,15 +301,7 @@ class System(models.Model):
         stored = (System.objects.filter(pk=self.pk).values("name", *self.SHOWN_TEXTS).first()
                   if self.pk else None) or {}
         renamed = stored.get("name") != self.name
-        problem = (names.system_name_problem if renamed else names.name_problem)(self.name or "")
-        if problem is None and renamed and not (self.team_id and self.team.name in PLATFORM_TEAMS):
-            problem = reserved_name_problem(self.name)
-        if problem is None:
-            twin = System.objects.filter(name_skeleton=names.name_skeleton(self.name)).exclude(pk=self.pk).first()
-            if twin is not None:
-                problem = (f"A system called {twin.name!r} already exists and {self.name!r} would look the same on "
-                           "the leaderboard; choose a name that differs in more than letter case, look-alike "
-                           "letters or spacing.")
+        problem = self._name_problem() if renamed else None
         if problem:
             errors["name"] = problem
         for field, what in self.SHOWN_TEXTS.items():
@@ -288,13 +317,33 @@ class System(models.Model):
         if errors:
             raise ValidationError(errors)
 
+    def _name_problem(self) -> str | None:
+        """Why this system's new name is refused (see `clean`), or None: also when it looks like another system's
+        or another team's name (a team renamed "Demo Agent Alpha" would pass for that system's authors)."""
+        problem = names.system_name_problem(self.name or "")
+        if problem is None and not (self.team_id and self.team.name in PLATFORM_TEAMS):
+            problem = reserved_name_problem(self.name)
+        if problem is not None:
+            return problem
+        skeleton = names.name_skeleton(self.name)
+        twin = System.objects.filter(name_skeleton=skeleton).exclude(pk=self.pk).first()
+        if twin is not None:
+            return (f"A system called {twin.name!r} already exists and {self.name!r} would look the same on the "
+                    "leaderboard; choose a name that differs in more than letter case, look-alike letters or "
+                    "spacing.")
+        team = Team.objects.filter(name_skeleton=skeleton).exclude(pk=self.team_id).first()
+        if team is not None:
+            return (f"A team called {team.name!r} exists and a system called {self.name!r} would look like it on "
+                    "the leaderboard; choose another name.")
+        return None
+
     @property
     def is_open_source(self) -> bool:
         """True when the team gave the public repository of the system's code (`source_url`)."""
         return bool(self.source_url)
 
     def save(self, *args, **kwargs) -> None:
-        self.name_skeleton = names.name_skeleton(self.name)
+        _with_skeleton(self, kwargs)
         super().save(*args, **kwargs)
 
 
@@ -356,7 +405,7 @@ class ReportedResult(models.Model):
     @property
     def label(self) -> str:
         """`System · base model`, the name shown in tables and charts."""
-        return f"{self.system} · {self.base_model}" if self.base_model else self.system
+        return reported_label(self.system, self.base_model)
 
     def value(self, language: str, metric: str):
         """The published percentage (Decimal) of `metric` (pass_at_1, ac, dsr) for `language`, or None."""

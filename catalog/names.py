@@ -24,6 +24,7 @@ rest of its row.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 #: Refused anywhere in a name or other text of the board: every format character (zero-width spaces and joiners,
@@ -72,7 +73,7 @@ DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
 #: Characters that are not default-ignorable but are drawn as a blank (a name holding one would look like a name
 #: with a space, or with nothing, there): U+2800 BRAILLE PATTERN BLANK (the Hangul fillers are in
 #: DEFAULT_IGNORABLE_RANGES). Whitespace other than a plain space is refused besides (`name_refused_character`).
-BLANK_LOOKING = frozenset("\u2800")
+BLANK_LOOKING = frozenset("\u2800\ufffc")  # and U+FFFC OBJECT REPLACEMENT CHARACTER: no glyph in DejaVu (4th pass)
 #: Words of the Unicode names of characters drawn as nothing or as a blank, whatever their category (a filler, a
 #: blank pattern, a null notehead): refused in names like BLANK_LOOKING (the second break-it pass of issue 13:
 #: U+1D159 MUSICAL SYMBOL NULL NOTEHEAD and U+16FE4 KHITAN SMALL SCRIPT FILLER passed).
@@ -87,7 +88,26 @@ MAX_SKELETON_LENGTH = 300
 EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # small capitals, which confusables.txt leaves out: read without letter case, "Cᴏᴘɪʟᴏᴛ" is
                     # "Copilot" (the third break-it pass of issue 13)
-                    **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz"))}
+                    **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")),
+                    # Latin letters drawn like another whose Unicode names do not say so (the fourth break-it
+                    # pass: "ĸraken", "Demo Agent ƅeta"); the others are read from their names (`_latin_letter`)
+                    "ĸ": "k", "ƅ": "b", "Ƅ": "b"}
+#: Characters drawn as a line between words that are letters, or that confusables.txt maps to a letter: dropped
+#: from skeletons like spaces and punctuation ("MS—Agent" read "MSーAgent" and passed for "MS-Agent", the fourth
+#: break-it pass of issue 13). The box-drawing and other symbols of that look are dropped as symbols.
+DASH_LIKE = frozenset("ー一ㅡᅳˉـㄧ")
+#: Words of the badges the board draws beside a name (leaderboard.badges, the radar legend's "(reported)"): a
+#: name that only adds them to another ("Demo Agent Alpha (verified)") is compared as that name.
+DECORATIONS = ("reported by the authors", "reported", "verified by this site", "verified", "oracle",
+               "agent endpoint", "open source")
+#: Unicode name of a Latin letter that is drawn as its base letter with a stroke, hook, curl, ... (which NFD does not
+#: decompose) or without its dot, and of a digraph drawn as its two letters.
+_LATIN_LETTER = re.compile(r"LATIN (?:SMALL|CAPITAL) LETTER (?:DOTLESS )?([A-Z])(?: WITH .+)?")
+_LATIN_DIGRAPH = re.compile(r"LATIN (?:SMALL|CAPITAL) LETTER ([A-Z]{2}) DIGRAPH")
+#: The blocks of Latin letters `_latin_letter` reads (Latin-1 to Latin Extended-B, IPA, phonetic extensions,
+#: Latin Extended Additional, -C, -D, -E).
+_LATIN_BLOCKS = ((0x00C0, 0x02AF), (0x1D00, 0x1DBF), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF),
+                 (0xAB30, 0xAB6F))
 
 
 @functools.cache
@@ -113,8 +133,23 @@ def _prototypes() -> dict[str, str]:
             table[char] = target
         elif char > target:  # two chars listing only each other: one prototype for both
             table[char] = target
+    for first, last in _LATIN_BLOCKS:
+        for code in range(first, last + 1):
+            letter = _latin_letter(chr(code))
+            if letter:
+                table.setdefault(chr(code), letter)
     table.update(EXTRA_PROTOTYPES)
     return table
+
+
+def _latin_letter(char: str) -> str | None:
+    """The plain letter(s) a Latin letter NFD leaves whole is drawn as, read from its Unicode name ("LATIN SMALL
+    LETTER DOTLESS J" -> "j", "... R WITH FISHHOOK" -> "r", "... DB DIGRAPH" -> "db"), or None."""
+    if unicodedata.normalize("NFD", char) != char:
+        return None  # NFD splits it into its letter and marks already
+    name = unicodedata.name(char, "")
+    found = _LATIN_LETTER.fullmatch(name) or _LATIN_DIGRAPH.fullmatch(name)
+    return found.group(1).lower() if found else None
 
 
 def _draws_as_blank(char: str) -> bool:
@@ -160,7 +195,7 @@ def name_refused_character(name: str) -> str | None:
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be a system's or a team's name (a sentence saying what to change), or None when it can:
     blank, over MAX_LENGTH characters, holding a character `name_refused_character` refuses (the message names
-    it), or only digits."""
+    it), only digits, or without any letter or digit once compared (an empty skeleton)."""
     if not name.strip():
         return "Give the system a name."
     if len(name) > MAX_LENGTH:
@@ -174,6 +209,9 @@ def name_problem(name: str) -> str | None:
                 "the name look like another on the leaderboard; type it again without it.")
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
+    if not name_skeleton(name):
+        return ("A name needs at least one letter or digit: punctuation, symbols and dashes alone read as the same "
+                "(empty) name on the leaderboard.")
     if len(name_skeleton(name)) > MAX_SKELETON_LENGTH:
         return (f"The name is too long once its characters are spelled out (some, such as U+FDFA, stand for many "
                 f"letters): keep it under {MAX_SKELETON_LENGTH} letters that way.")
@@ -199,9 +237,41 @@ def name_skeleton(name: str) -> str:
     "0" -> "O" -> "o", "M" -> "m" -> "rn"). Beyond the standard, combining marks are dropped (a dot above an "i"
     merges with its dot: "Copi\u0307lot" reads "Copilot"; accents are look-alikes of their letter), and so are
     spaces and punctuation ("Demo-Agent-Alpha", "Demo.Agent.Alpha" and "DemoAgentAlpha" read as "Demo Agent
-    Alpha"; the second break-it pass of issue 13). Default-ignorable characters, which the standard drops, are
-    refused in names instead (`name_refused_character`); here they are dropped, so a name stored before that rule
-    still has a skeleton that matches its look."""
+    Alpha"; the second break-it pass of issue 13), punctuation before the mapping unless its prototype is plain
+    letters or digits ("‖" stays "ll"), symbols and dash-like letters after it (DASH_LIKE: an em dash, "ー", "─"
+    all read as the hyphen they look like; the fourth pass), and the badge words the board draws beside a name at
+    its end (DECORATIONS: "Demo Agent Alpha (verified)" is "Demo Agent Alpha"), never down to nothing. Latin
+    letters NFD leaves whole are read from their Unicode names (`_latin_letter`: "ȷ" is a "j"). Default-ignorable
+    characters, which the standard drops, are refused in names instead (`name_refused_character`); here they are
+    dropped, so a name stored before that rule still has a skeleton that matches its look."""
+    skeleton = _bare_skeleton(name)
+    for decoration in _decoration_skeletons():
+        if skeleton.endswith(decoration) and len(skeleton) > len(decoration):
+            return name_skeleton_without_decorations(skeleton, decoration)
+    return skeleton
+
+
+def name_skeleton_without_decorations(skeleton: str, decoration: str) -> str:
+    """`skeleton` without the trailing `decoration` and any others before it (never down to nothing)."""
+    skeleton = skeleton[:-len(decoration)]
+    stripped = True
+    while stripped:
+        stripped = False
+        for other in _decoration_skeletons():
+            if skeleton.endswith(other) and len(skeleton) > len(other):
+                skeleton, stripped = skeleton[:-len(other)], True
+                break
+    return skeleton
+
+
+@functools.cache
+def _decoration_skeletons() -> tuple[str, ...]:
+    """The skeletons of DECORATIONS, longest first."""
+    return tuple(sorted({_bare_skeleton(d) for d in DECORATIONS}, key=len, reverse=True))
+
+
+def _bare_skeleton(name: str) -> str:
+    """`name_skeleton` before decorations are stripped."""
     table = _prototypes()
 
     def unmarked(text: str) -> str:  # NFD, without combining marks or default-ignorable characters
@@ -209,11 +279,19 @@ def name_skeleton(name: str) -> str:
                        if unicodedata.category(char) not in ("Mn", "Me") and not _is_default_ignorable(char))
 
     # marks go first ("ţ" is a "t", not the prototype of "ţ"), the mapping before NFKC (NFKC makes a lunate sigma
-    # "ϲ", which reads "c", a "σ"; a long s "ſ", which reads "f", an "s": the third break-it pass of issue 13)
-    text = unmarked(name)
+    # "ϲ", which reads "c", a "σ"; a long s "ſ", which reads "f", an "s": the third break-it pass of issue 13);
+    # punctuation goes before the mapping too, unless it is drawn as plain letters or digits ("‖" is "ll"): an em
+    # dash's prototype is the letter "ー" (the fourth pass)
+    text = "".join(char for char in unmarked(name)
+                   if unicodedata.category(char)[0] != "P" or _drawn_as_letters(table.get(char, "")))
     for _ in range(6):  # a prototype is a fixed point; NFKC and case folding take a step or two more
         mapped = unmarked(unicodedata.normalize("NFKC", "".join(table.get(char, char) for char in text)).casefold())
         if mapped == text:
             break
         text = mapped
-    return "".join(char for char in text if unicodedata.category(char)[0] not in "MPZ" and not char.isspace())
+    return "".join(char for char in text if unicodedata.category(char)[0] not in "MPSZ" and not char.isspace()
+                   and char not in DASH_LIKE)
+
+
+def _drawn_as_letters(prototype: str) -> bool:
+    return prototype.isascii() and prototype.isalnum()

@@ -143,7 +143,8 @@ def _personal_team_insert(user: User) -> Team:
 
 
 def _personal_team_name(user: User) -> str:
-    others = {name_skeleton(name) for name in Team.objects.values_list("name", flat=True)}
+    others = {*Team.objects.values_list("name_skeleton", flat=True),
+              *System.objects.values_list("name_skeleton", flat=True)}
     for base in (user.username, f"team-{user.pk}"):
         for n in range(1, 1000):
             name = base if n == 1 else f"{base}-{n}"
@@ -324,23 +325,28 @@ def team_rename(*, team: Team, user: User, name: str) -> Team:
 
 
 def _team_lookalike(name: str) -> str:
-    """The refusal of a team name that looks like another team's, when that team is not named."""
-    return f"A team already has a name that looks like {name!r}; choose another."
+    """The refusal of a team name that looks like another team's or system's, when neither is named."""
+    return f"A team or system already has a name that looks like {name!r}; choose another."
 
 
 def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str] | None = None) -> str | None:
     """Why `name` cannot be a team's name (catalog.names.name_problem, reserved_name_problem, or it looks like
-    another team's: same skeleton), or None. `exclude`: the team being renamed; `others`: the other teams' skeletons
-    when the caller has them (then the message does not name the team)."""
+    another team's name or another team's system's: same skeleton), or None. `exclude`: the team being renamed
+    (its own systems may share its name); `others`: the skeletons of every team and system when the caller has
+    them (then the message names neither)."""
     problem = name_problem(name) or reserved_name_problem(name)
     if problem:
         return problem.replace("Give the system a name.", "Give the team a name.")
     skeleton = name_skeleton(name)
     if others is not None:
         return _team_lookalike(name) if skeleton in others else None
-    for other in Team.objects.exclude(pk=exclude).only("name"):
-        if name_skeleton(other.name) == skeleton:
-            return f"A team called {other.name!r} already exists and {name!r} would look the same; choose another."
+    other = Team.objects.filter(name_skeleton=skeleton).exclude(pk=exclude).first()
+    if other is not None:
+        return f"A team called {other.name!r} already exists and {name!r} would look the same; choose another."
+    system = System.objects.filter(name_skeleton=skeleton).exclude(team_id=exclude).first()
+    if system is not None:
+        return (f"Another team's system is called {system.name!r} and a team called {name!r} would look like it "
+                "on the leaderboard; choose another.")
     return None
 
 

@@ -35,7 +35,7 @@ from submissions.agents.protocol import build_request
 from submissions.agents.services import EndpointError, agent_limits
 from submissions.archives import zip_folders
 from submissions.models import AgentEndpoint, GenerationCall, Submission
-from submissions.services import archive_limits, quota_check
+from submissions.services import archive_limits, note_check, quota_check
 
 from .pipeline import run_open, stale_cutoff, submission_status_set
 
@@ -64,8 +64,10 @@ def generation_open(*, system: System, split: Split, user: User | AnonymousUser 
     task (evaluation.services.generation_start sends `submission_generate`).
 
     Raises EndpointError when the system has no endpoint, the split is hidden (admins only), the system
-    already has a run generating (one at a time per endpoint), and QuotaExceeded like an upload.
+    already has a run generating (one at a time per endpoint), SubmissionError for a refused note
+    (submissions.services.note_check), and QuotaExceeded like an upload.
     """
+    note_check(note)
     endpoint = AgentEndpoint.objects.filter(system=system).first()
     if endpoint is None:
         raise EndpointError(f"The system {system.name} has no agent endpoint: register its URL first.")

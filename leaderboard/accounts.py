@@ -32,7 +32,9 @@ from django.utils import timezone
 from catalog.conflicts import Unique, unique_refusal
 from catalog.models import Team
 from catalog.services import team_for_user
-from leaderboard.models import AccountEmail
+from catalog.models import reserved_name_problem
+from catalog.names import name_problem, name_skeleton
+from leaderboard.models import AccountEmail, AccountName
 
 VERIFY_SALT = "leaderboard.accounts.email-verify"
 
@@ -166,3 +168,47 @@ def email_verify(token: str) -> AccountEmail:
             record.user.email = record.email
             record.user.save(update_fields=["email"])
     return record
+
+
+def username_problem(username: str) -> str | None:
+    """Why a new account may not be called `username` (a sentence saying what to change), or None: the rules of
+    every name on the board (catalog.names.name_problem: no invisible, blank-looking or control character, not only
+    digits), a reserved name (catalog.models.reserved_name_problem: "admin", "staff", the benchmark's, a published
+    system's), or the look of another user's name (AccountName: "аlice" with a Cyrillic "а", "aIice", "ALICE").
+    User names are shown to other users: in invitations, a team's members and personal team names."""
+    problem = name_problem(username) or reserved_name_problem(username)
+    if problem:
+        return problem.replace("Give the system a name.", "Choose a user name.")
+    if AccountName.objects.filter(skeleton=name_skeleton(username)).exists():
+        return username_lookalike_refusal(username)
+    return None
+
+
+def username_lookalike_refusal(username: str) -> str:
+    """The refusal of a user name that looks like another user's."""
+    return f"A user name that looks like {username!r} is taken; choose another."
+
+
+def account_name_record(user: User) -> AccountName:
+    """Store the look of `user`'s name (its skeleton) when it is new or changed: the plain skeleton, or
+    `<skeleton>#<user id>` when another user's name holds it (an account an admin made, or a sign-up that lost a
+    race: `account_name_is_own` tells). Never raises for a look-alike."""
+    skeleton = name_skeleton(user.username) or "#"
+    current = AccountName.objects.filter(user=user).first()
+    if current is not None and current.skeleton.split("#", 1)[0] == skeleton.split("#", 1)[0]:
+        return current
+    for value in (skeleton, f"{skeleton}#{user.pk}"):
+        try:
+            with transaction.atomic():
+                record, _ = AccountName.objects.update_or_create(user=user, defaults={"skeleton": value})
+                return record
+        except IntegrityError:
+            continue
+    raise IntegrityError(f"no skeleton could be stored for user {user.pk}")  # "<skeleton>#<id>" is unique by id
+
+
+def account_name_is_own(user: User) -> bool:
+    """True when `user`'s name looks like no earlier user's: its AccountName holds the plain skeleton. A sign-up
+    checks it after creating the account, in its transaction: of two sign-ups of "dave" and "DAVE" at once, the
+    later finds it false and is refused (both passed `username_problem` before either was stored)."""
+    return AccountName.objects.filter(user=user, skeleton=name_skeleton(user.username)).exists()

@@ -18,6 +18,9 @@ from submissions.models import Submission
 
 #: Every badge key, in the order rows show them.
 KEYS = ("oracle", "verified", "reported", "agent-endpoint", "open-source")
+#: The label each badge shows (names are compared without them at their end: catalog.names.DECORATIONS).
+LABELS = {"oracle": "oracle", "verified": "verified", "reported": "reported by the authors",
+          "agent-endpoint": "agent endpoint", "open-source": "open source"}
 
 
 @dataclass(frozen=True)
@@ -40,23 +43,24 @@ def run_badges(run: EvaluationRun) -> list[Badge]:
     submission, system = run.submission, run.submission.system
     badges = []
     if system.type == System.Type.REFERENCE:
-        badges.append(Badge("oracle", "oracle", "the benchmark's reference solutions: the ceiling systems are "
-                                                "measured against, shown apart and never ranked"))
+        badges.append(Badge("oracle", LABELS["oracle"], "the benchmark's reference solutions: the ceiling systems "
+                                                        "are measured against, shown apart and never ranked"))
     sandbox = f"{run.backend or 'local'} backend, isolation {run.isolation or 'unknown'}"
-    badges.append(Badge("verified", "verified", f"verified by this site: evaluated here against the hidden tests "
-                                                f"(evaluator {run.evaluator_version or 'unknown'}, {sandbox})"))
+    badges.append(Badge("verified", LABELS["verified"], f"verified by this site: evaluated here against the hidden "
+                                                        f"tests (evaluator {run.evaluator_version or 'unknown'}, "
+                                                        f"{sandbox})"))
     if submission.source == Submission.Source.ENDPOINT:
-        badges.append(Badge("agent-endpoint", "agent endpoint", "generated here: the platform called the system's "
-                                                                "agent with each task's README (protocol agent/1); "
-                                                                "no uploaded archive"))
+        badges.append(Badge("agent-endpoint", LABELS["agent-endpoint"], "generated here: the platform called the "
+                                                                        "system's agent with each task's README "
+                                                                        "(protocol agent/1); no uploaded archive"))
     if system.is_open_source:
-        badges.append(Badge("open-source", "open source", f"open source: the code is at {system.source_url}",
+        badges.append(Badge("open-source", LABELS["open-source"], f"open source: the code is at {system.source_url}",
                             system.source_url))
     return badges
 
 
 def reported_badges(result: ReportedResult) -> list[Badge]:
     """The badges of a published row: `reported` (linked to its source), never `verified`."""
-    return [Badge("reported", "reported by the authors",
+    return [Badge("reported", LABELS["reported"],
                   f"reported by the authors ({result.source}): not evaluated by this site, no interval",
                   result.source_url)]

@@ -1,11 +1,13 @@
 """Every form of the site: sign-up, systems, the upload, the agent endpoint and endpoint runs."""
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 
 from catalog.models import Split, System, Team
 from catalog.selectors import systems_of_user, upload_splits
 from catalog.services import system_type_problem
-from leaderboard.accounts import TAKEN, email_normalize, email_taken
+from leaderboard.accounts import (TAKEN, account_name_is_own, email_normalize, email_taken, username_lookalike_refusal,
+                                  username_problem)
 
 
 class SignUpForm(UserCreationForm):
@@ -25,6 +27,25 @@ class SignUpForm(UserCreationForm):
         if email_taken(email):
             raise forms.ValidationError(TAKEN)
         return email
+
+    def clean_username(self) -> str:
+        """Django's checks, then leaderboard.accounts.username_problem (look-alikes, reserved names, hidden
+        characters)."""
+        username = super().clean_username()  # None when Django refused it (taken in another letter case)
+        problem = username_problem(username) if username else None
+        if problem:
+            raise forms.ValidationError(problem)
+        return username
+
+    def save(self, commit: bool = True):
+        """The new user (saved when `commit`). Raises ValidationError({"username": ...}) when, saved, its name turns
+        out to look like another user's stored meanwhile (a concurrent sign-up: leaderboard.accounts.
+        account_name_is_own); the caller's transaction (leaderboard.accounts.account_create) then rolls the account
+        back."""
+        user = super().save(commit=commit)
+        if commit and not account_name_is_own(user):
+            raise ValidationError({"username": username_lookalike_refusal(user.username)})
+        return user
 
 
 class AccountEmailForm(forms.Form):

@@ -1,4 +1,5 @@
-"""The site's own table: the e-mail address of an account and whether its owner proved it (issue 13, defect 7).
+"""The site's own tables: the e-mail address of an account and whether its owner proved it (issue 13, defect 7),
+the look of each user name (AccountName), and the board's version.
 
 `User.email` holds an account's *verified* address only (what Django's password reset mails to, and what the
 rest of the site may use to reach a user); the address being verified lives here until its link is opened.
@@ -30,6 +31,20 @@ class AccountEmail(models.Model):
     def is_verified(self) -> bool:
         """True once the owner opened the link mailed to this address."""
         return self.verified_at is not None
+
+
+class AccountName(models.Model):
+    """The skeleton of a user name (catalog.names.name_skeleton), unique: user names are shown to other users
+    (invitations, a team's members, personal teams), so "аlice" with a Cyrillic "а" may not pass for "alice" (the
+    fourth break-it pass of issue 13). Written for every new user (leaderboard.accounts.account_name_record); a
+    user whose name came to look like an earlier one's (made by an admin, or before this table) has
+    `<skeleton>#<user id>`."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_name")
+    skeleton = models.CharField(max_length=300, unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.skeleton})"
 
 
 class BoardVersion(models.Model):

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
 from catalog.models import Split, System, Team
+from catalog.names import text_problem
 from catalog.selectors import user_in_team
 from catalog.signals import board_changed
 
@@ -175,6 +176,22 @@ def quota_check(*, system: System, hold: bool = False) -> None:
                             f"cancelled ones do not count): {quota.sentence()}.", quota)
 
 
+#: The longest note a team may give a submission (shown on its public page and in the history chart's hover text).
+NOTE_MAX_LENGTH = 300
+
+
+def note_check(note: str) -> None:
+    """Refuse a submission's note the public page could not show as typed: an invisible or control character (a
+    right-to-left override reordered "verified by the authors" into a note, the fourth break-it pass of issue 13:
+    catalog.names.text_problem, the rule of every text on the board) or more than NOTE_MAX_LENGTH characters.
+    Raises SubmissionError saying which."""
+    problem = text_problem(note, what="The note")
+    if problem is None and len(note) > NOTE_MAX_LENGTH:
+        problem = f"The note has {len(note)} characters; it may have at most {NOTE_MAX_LENGTH}."
+    if problem:
+        raise SubmissionError(problem)
+
+
 def submission_store(*, system: System, split: Split, upload: UploadedFile, user: User | None, note: str = "",
                      is_public: bool = True, on_stored: Callable[[Submission], object] | None = None,
                      allow_missing: bool = True) -> Submission:
@@ -185,11 +202,12 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
     not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
     split, is byte-identical to another team's submission on the split or holds the same files
-    (`duplicate_check`), or the team's daily quota is used up; MissingTasks when tasks of the split are
+    (`duplicate_check`), the note is refused (`note_check`), or the team's daily quota is used up; MissingTasks when tasks of the split are
     missing and not `allow_missing`. With missing
     tasks allowed, the submission's warnings start with `missing_tasks_notice` and its `missing_reasons` name each
     missing task (its status page shows them `missing` from the start, not pending).
     """
+    note_check(note)
     uploads_allowed_check(split=split)
     _check_name_and_size(upload)
     task_names = list(split.tasks.order_by("name").values_list("name", flat=True))

@@ -3,17 +3,19 @@ already look alike keep both rows, the later one's skeleton marked with its id."
 from django.db import migrations, models
 
 
-def _fill(apps, schema_editor):
+def _fill(apps, schema_editor, model: str = "System"):
+    """Give every row of `model` (System, or Team since catalog 0010) its name's skeleton, the later of two rows
+    that look alike `<skeleton>#<id>`."""
     from catalog.names import name_skeleton
 
-    System = apps.get_model("catalog", "System")
+    Model = apps.get_model("catalog", model)
     seen = set()
-    for system in System.objects.order_by("pk"):
-        skeleton = name_skeleton(system.name)
+    for row in Model.objects.order_by("pk"):
+        skeleton = name_skeleton(row.name)
         if skeleton in seen:
-            skeleton = f"{skeleton}#{system.pk}"
+            skeleton = f"{skeleton}#{row.pk}"
         seen.add(skeleton)
-        System.objects.filter(pk=system.pk).update(name_skeleton=skeleton)
+        Model.objects.filter(pk=row.pk).update(name_skeleton=skeleton)
 
 
 class Migration(migrations.Migration):

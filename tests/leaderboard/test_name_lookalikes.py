@@ -114,7 +114,9 @@ def test_a_team_rename_is_refused_a_hidden_character_and_a_lookalike(owner, clie
                         **auth)
     assert resp.status_code == 400 and "VARIATION SELECTOR-16" in resp.content.decode()
     other, _ = make_user("helper")
-    Team.objects.filter(pk=team_for_user(user=other).pk).update(name="Modern Team")
+    helper_team = team_for_user(user=other)
+    helper_team.name = "Modern Team"
+    helper_team.save()
     resp = client.patch(f"/api/v1/teams/{team.pk}/", {"name": "Moclern Tearn"}, content_type="application/json",
                         **auth)
     assert resp.status_code == 400 and "already exists" in resp.content.decode()
@@ -161,3 +163,57 @@ def test_a_name_spelled_out_past_the_skeletons_column_is_refused_with_the_reason
 def test_the_third_break_it_passes_lookalikes_share_the_skeleton(name, lookalike):
     """The third break-it pass of issue 13: names a reader takes for another, which had their own skeleton."""
     assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+@pytest.mark.parametrize("name, lookalike", [
+    ("MS-Agent", "MS\u2014Agent"),  # em dash: confusables.txt maps it to the letter "ー", which stayed
+    ("MS-Agent", "MS\u2015Agent"),  # horizontal bar
+    ("RepoGenesis-Verified", "RepoGenesis\uff0dVerified"),  # full-width hyphen-minus
+    ("Qwen-Agent", "Qwen\u30fcAgent"),  # the katakana prolonged sound mark itself
+    ("Qwen-Agent", "Qwen\u2574Agent"),  # box-drawing light left: a symbol
+    ("Qwen-Agent", "Qwen\u4e00Agent"),  # the ideograph "one"
+    ("Ninja Coder", "Nin\u0237\u0307a Coder"),  # dotless j + dot above
+    ("Kraken Agent", "\u0138raken Agent"),  # kra
+    ("Demo Agent Beta", "Demo Agent \u0185eta"),  # tone six
+    ("Bar Agent", "Ba\u027e Agent"),  # r with fishhook, read from its Unicode name
+    ("Dbq Agent", "\u0238q Agent"),  # db digraph
+    ("Demo Agent Alpha", "Demo Agent Alpha (verified)"),  # a badge word added
+    ("Demo Agent Alpha", "Demo Agent Alpha \u00b7 open source (reported)"),
+])
+def test_the_fourth_break_it_passes_lookalikes_share_the_skeleton(name, lookalike):
+    """The fourth break-it pass of issue 13: dashes that confusables.txt maps to letters, Latin letters it does
+    not list, and names that only add the badges the board draws beside a name."""
+    assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+def test_the_plain_hyphen_and_letters_in_other_words_stay_apart():
+    assert name_skeleton("Ca\u2016") == name_skeleton("Call")  # punctuation drawn as letters still maps to them
+    assert name_skeleton("Verified") != ""  # a badge word alone is a name, never stripped to nothing
+    assert name_skeleton("Agent 2") != name_skeleton("Agent 3")
+
+
+@pytest.mark.parametrize("name", ["---", "\u2014\u2014", "\U0001f680", "!?", "\u30fc"])
+def test_a_name_without_a_letter_or_digit_is_refused(name):
+    assert "at least one letter or digit" in name_problem(name)
+
+
+def test_the_object_replacement_character_is_refused_as_blank():
+    assert "OBJECT REPLACEMENT CHARACTER" in name_problem("Demo Agent Alpha\ufffc")
+
+
+@pytest.mark.parametrize("name", ["Copilot \u00b7 Claude Sonnet 4.5", "Copilot\u2014Claude Sonnet 4.5 (reported)",
+                                  "MS\u2014Agent"])
+def test_a_published_rows_label_and_a_dashed_reserved_name_are_reserved(owner, name):
+    """The board shows a published row as "System · base model" (and "(reported)" in the radar's legend): a team
+    may call its system neither that nor the reserved name with another dash."""
+    import datetime
+
+    from catalog.models import ReportedResult, reserved_name_problem
+
+    for system, base_model in (("Copilot", "Claude Sonnet 4.5"), ("MS-Agent", "")):
+        ReportedResult.objects.create(benchmark_name="repogenesis", split_name="verified", system=system,
+                                      base_model=base_model, source="reported.toml",
+                                      source_date=datetime.date(2026, 1, 1))
+    assert reserved_name_problem(name) is not None, name
+    with pytest.raises(ValidationError):
+        system_create(team=team_for_user(user=owner[0]), name=name)

@@ -32,8 +32,9 @@ def test_staff_may_create_and_switch_to_reference(make_user, client):
     admin.is_staff = True
     admin.save()
     auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
-    # (not "Reference solutions": reserved for the platform's own teams, test_reserved_names)
-    resp = client.post("/api/v1/systems/", {"name": "Staff Oracle", "type": "reference"}, **auth)
+    # (not "Reference solutions": reserved for the platform's own teams, test_reserved_names; nor "Staff Oracle": read
+    # without its badge word, it is the reserved "staff")
+    resp = client.post("/api/v1/systems/", {"name": "House Baseline", "type": "reference"}, **auth)
     assert resp.status_code == 201 and resp.json()["type"] == "reference"
     other = system_create(team=team_for_user(user=admin), name="Second Oracle")
     resp = client.patch(f"/api/v1/systems/{other.pk}/", {"type": "reference"}, content_type="application/json",
