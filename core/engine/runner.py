@@ -19,14 +19,14 @@ from pathlib import Path
 
 from core.grading.endpoints import Endpoint
 from core.grading.static_routes import static_routes_check
-from core.grading.junit import JUnitError, JUnitResult, Status, parse_junit
+from core.grading.junit import ForgedReport, JUnitError, JUnitResult, Status, parse_junit
 from core.grading.probe import lookalike_vocabulary, probe_endpoints
 from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
 
 from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
 from .runner_env import ensure_runner_env
-from .sentinels import Sentinels
+from .sentinels import CASES_PER_RUN, Sentinels
 from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
@@ -38,6 +38,11 @@ POLL_SECONDS = 0.25
 PROBE_TIMEOUT = 5.0
 PROBE_BUDGET = 30.0
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: Cases a run's reports may hold past the most an honest run reports (the hidden suite's N, or the count a
+#: parametrized run printed, and the sentinels) before their parse stops: such reports are `tampered` anyway, and no
+#: flood of cases is ever read (red team round 13: 24 M cases, 13.4 GB). At most MAX_RUN_CASES are read in all.
+REPORT_CASE_MARGIN = 1000
+MAX_RUN_CASES = 100_000
 
 
 #: JUnit configuration the platform imposes on every Java test run (as system properties, which take precedence over
@@ -420,18 +425,22 @@ class TaskRun:
         all, `surefire_check`; its output bounds a run that raises N, `run_case_bound`). N stays the task's unless
         the suite's case count is decided at run time (`dynamic_case_count`), then it may rise to the count the
         test tool printed itself; a report holding more of the suite's cases than that is `tampered` (red team
-        round 12: a forged report's case count was shown as N, a channel out of the hidden suite)."""
-        odd = next((p.name for p in reports if not untrusted_tree.is_regular(p)), None)
-        if odd:  # red team round 11: a FIFO among surefire's reports hung the worker reading it
-            return (f"the test reports hold {odd}, which is not a regular file (a link, FIFO or device): code of the "
-                    "submission wrote into the reports folder")
+        round 12: a forged report's case count was shown as N, a channel out of the hidden suite).
+        The reports are read within bounds (parse_junit: regular files with one link each, 64 MiB in all, and no
+        more than REPORT_CASE_MARGIN cases past the most an honest run reports)."""
+        java = self.spec.language == "java"
+        dynamic = dynamic_case_count(self.spec.hidden_dir, java=java)
+        printed = run_case_bound(run.output if run else "", java=java) if dynamic else None
+        honest_most = max(self.spec.tests_total + CASES_PER_RUN, printed or 0)
         try:
-            junit = parse_junit(reports) if reports else None
+            junit = parse_junit(reports, max_cases=min(MAX_RUN_CASES, honest_most + REPORT_CASE_MARGIN)) \
+                if reports else None
+        except ForgedReport as forged:  # red team rounds 11 and 13: a FIFO, a link, a hard-linked flood
+            return f"the test reports hold {forged.why}: code of the submission wrote into the reports folder"
         except JUnitError:
             junit = None
         if junit is None:
             return None
-        java = self.spec.language == "java"
         check = None
         if console is not None:
             check = surefire_check(console, junit, returncode=run.returncode if run else 0,
@@ -446,8 +455,7 @@ class TaskRun:
             tampered = (f"the test report holds cases of classes that are not the hidden tests ({', '.join(foreign[:3])}"
                         f"{', ...' if len(foreign) > 3 else ''}): the build changed which tests ran")
         bound = self.spec.tests_total
-        if junit.total > bound and dynamic_case_count(self.spec.hidden_dir, java=java):
-            printed = run_case_bound(run.output if run else "", java=java)
+        if junit.total > bound and dynamic:
             bound = max(bound, printed - sentinel_cases if printed is not None else 0)
         if junit.total > bound and not tampered:
             tampered = (f"the test report holds {junit.total} cases of the hidden suite, which has {bound}: the "

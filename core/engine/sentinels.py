@@ -26,6 +26,11 @@ from pathlib import Path
 from core.grading.junit import JUnitResult, Status
 
 
+#: Sentinel cases in one run's reports: must-pass, must-skip and must-fail in a Java run; must-pass and the two
+#: must-skips in a pytest run.
+CASES_PER_RUN = 3
+
+
 @dataclass(frozen=True)
 class Sentinels:
     """The names of one run's sentinel tests (class and method names, random per run)."""

@@ -279,3 +279,98 @@ def test_a_report_that_is_a_fifo_or_a_link_is_refused_without_being_read(tmp_pat
         with pytest.raises(JUnitError, match="not a regular file"):
             parse_junit([path])
     assert parse_junit([secret]).total == 1
+
+
+# --- Red team round 13: a flood of cases, hard-linked under many report names ------------------------------------
+def _flood(path: Path, cases: int) -> Path:
+    """A report of `cases` bare <testcase/> elements (the red team's 64 MiB file held 6.1 M)."""
+    path.write_bytes(b"<testsuite>" + b"<testcase/>" * cases + b"</testsuite>")
+    return path
+
+
+def test_a_hard_linked_report_is_forged_and_never_parsed(tmp_path):
+    """One report hard-linked under several TEST-*.xml names was read once per name: 4 links of a 64 MiB report
+    were 24.4 M cases, 13.4 GB of worker memory and 814 s. A report file with more than one link is refused before
+    any file is read; the reason names no file (the names are the submission's)."""
+    from core.grading.junit import ForgedReport
+
+    first = _flood(tmp_path / "TEST-zz.flood0000.xml", 1000)
+    links = [first] + [tmp_path / f"TEST-zz.flood{k:04d}.xml" for k in range(1, 4)]
+    for link in links[1:]:
+        os.link(first, link)
+
+    with pytest.raises(ForgedReport) as info:
+        parse_junit(links)
+    assert info.value.why == "a report file that is a hard link" and "flood" not in info.value.why
+    with pytest.raises(ForgedReport):  # a single name of a linked file is refused too
+        parse_junit([links[2]])
+
+
+def test_the_parse_stops_at_the_case_limit_without_building_the_flood(tmp_path):
+    """The caller's limit (the most an honest run reports, and a margin) ends the parse at once: the 64 MiB report
+    of 6.1 M bare cases costs its bytes, not a tree or an object per case."""
+    import time
+    import tracemalloc
+
+    from core.grading import junit
+    from core.grading.junit import ForgedReport
+
+    flood = _flood(tmp_path / "TEST-zz.flood.xml", (junit.MAX_REPORT_BYTES - 30) // len(b"<testcase/>"))
+    assert flood.stat().st_size <= junit.MAX_REPORT_BYTES
+    started = time.monotonic()
+    tracemalloc.start()
+    try:
+        with pytest.raises(ForgedReport, match="more than 1018 cases"):
+            parse_junit([flood], max_cases=1018)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - started < 10
+    assert peak < junit.MAX_REPORT_BYTES + 16 * 2**20  # the file's bytes, and little else
+    assert parse_junit([_flood(tmp_path / "TEST-ok.xml", 1018)], max_cases=1018).total == 1018  # inclusive
+
+
+def test_the_size_limit_holds_for_all_reports_together(tmp_path, monkeypatch):
+    from core.grading import junit
+
+    data = '<testsuite><testcase name="a"/></testsuite>'
+    files = []
+    for k in range(3):
+        files.append(tmp_path / f"TEST-{k}.xml")
+        files[-1].write_text(data)
+    monkeypatch.setattr(junit, "MAX_REPORT_BYTES", 3 * len(data))
+    assert parse_junit(files).total == 3  # exactly at the limit: read
+    monkeypatch.setattr(junit, "MAX_REPORT_BYTES", 3 * len(data) - 1)
+    with pytest.raises(JUnitError, match="report larger than"):
+        parse_junit(files)
+
+
+def test_more_report_files_than_a_run_writes_are_forged(tmp_path, monkeypatch):
+    from core.grading import junit
+    from core.grading.junit import ForgedReport
+
+    files = []
+    for k in range(4):
+        files.append(tmp_path / f"TEST-{k}.xml")
+        files[-1].write_text('<testsuite><testcase name="a"/></testsuite>')
+    monkeypatch.setattr(junit, "MAX_REPORT_FILES", 4)
+    assert parse_junit(files).total == 4
+    monkeypatch.setattr(junit, "MAX_REPORT_FILES", 3)
+    with pytest.raises(ForgedReport, match="4 report files, more than 3"):
+        parse_junit(files)
+
+
+def test_nesting_and_element_floods_are_refused(tmp_path, monkeypatch):
+    """No tree is built, so depth is what the parser's stack holds: refused past MAX_REPORT_DEPTH; and a report of
+    elements that are not cases stops at MAX_REPORT_ELEMENTS."""
+    from core.grading import junit
+
+    deep = tmp_path / "deep.xml"
+    deep.write_text("<testsuite>" + "<a>" * 100 + "</a>" * 100 + "</testsuite>")
+    with pytest.raises(JUnitError, match="nested deeper"):
+        parse_junit([deep])
+    wide = tmp_path / "wide.xml"
+    wide.write_text("<testsuite>" + "<p/>" * 50 + '<testcase name="a"/></testsuite>')
+    monkeypatch.setattr(junit, "MAX_REPORT_ELEMENTS", 40)
+    with pytest.raises(JUnitError, match="more than 40 elements"):
+        parse_junit([wide])
