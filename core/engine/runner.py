@@ -43,6 +43,16 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: flood of cases is ever read (red team round 13: 24 M cases, 13.4 GB). At most MAX_RUN_CASES are read in all.
 REPORT_CASE_MARGIN = 1000
 MAX_RUN_CASES = 100_000
+#: Characters of a pytest case name kept after its function's name (its parameter ids) with the result: a public
+#: split's submission page lists the cases.
+MAX_CASE_SUFFIX = 40
+#: The first identifier of a case name: the test method or function it names.
+_CASE_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+#: What surefire writes after a method's name: its parameter types and invocation indexes ("(String)[1]").
+_SUREFIRE_SUFFIX = re.compile(r"(\([\w.$,\s\[\]<>?]*\))?(\[\d+\])*")
+#: Names a hidden suite declares for its tests: Java methods (a name, its parameters, a body), Python functions.
+_JAVA_METHOD = re.compile(r"([A-Za-z_$][\w$]*)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:throws\s+[\w.$,\s]+)?\{")
+_PYTHON_FUNCTION = re.compile(r"\bdef\s+([A-Za-z_]\w*)")
 
 
 #: JUnit configuration the platform imposes on every Java test run (as system properties, which take precedence over
@@ -427,8 +437,12 @@ class TaskRun:
         test tool printed itself; a report holding more of the suite's cases than that is `tampered` (red team
         round 12: a forged report's case count was shown as N, a channel out of the hidden suite).
         The reports are read within bounds (parse_junit: regular files with one link each, 64 MiB in all, and no
-        more than REPORT_CASE_MARGIN cases past the most an honest run reports)."""
+        more than REPORT_CASE_MARGIN cases past the most an honest run reports), and a reason given here names only
+        what the platform knows (the hidden suite's classes, counts), never a string of the reports or of their
+        file names (red team round 13: a report's class names carried the hidden test source into the detail).
+        Cases are kept for the result only from a run that is neither tampered nor disbelieved (`_shown_cases`)."""
         java = self.spec.language == "java"
+        self.cases = ()
         dynamic = dynamic_case_count(self.spec.hidden_dir, java=java)
         printed = run_case_bound(run.output if run else "", java=java) if dynamic else None
         honest_most = max(self.spec.tests_total + CASES_PER_RUN, printed or 0)
@@ -444,16 +458,17 @@ class TaskRun:
         check = None
         if console is not None:
             check = surefire_check(console, junit, returncode=run.returncode if run else 0,
-                                   timed_out=bool(run and run.timed_out))
+                                   timed_out=bool(run and run.timed_out), classes=self.java_classes)
         reported = junit.total
         junit, tampered = self.sentinels.verdict(junit, java=java, expected=self.spec.tests_total)
         tampered = tampered or (check.tampered if check else None)
         sentinel_cases = reported - junit.total
-        foreign = sorted({c.classname for c in junit.cases
-                          if java and c.classname.split("$", 1)[0] not in self.java_classes})
+        foreign = {c.classname for c in junit.cases
+                   if java and c.classname.split("$", 1)[0] not in self.java_classes}
         if foreign and not tampered:  # cases the hidden suite does not have: the run selected other tests
-            tampered = (f"the test report holds cases of classes that are not the hidden tests ({', '.join(foreign[:3])}"
-                        f"{', ...' if len(foreign) > 3 else ''}): the build changed which tests ran")
+            tampered = (f"the test report holds cases of {len(foreign)} "
+                        f"{'class that is' if len(foreign) == 1 else 'classes that are'} not the hidden tests: the "
+                        "build changed which tests ran")
         bound = self.spec.tests_total
         if junit.total > bound and dynamic:
             bound = max(bound, printed - sentinel_cases if printed is not None else 0)
@@ -463,10 +478,55 @@ class TaskRun:
         if check and check.not_believed and not tampered:  # nothing of such a run counts (surefire_check)
             self.not_believed = check.not_believed
             junit = JUnitResult(())
-        self.cases = tuple(TestCaseResult(f"{c.classname}::{c.name}", c.status) for c in junit.cases)
+        if not tampered and not self.not_believed:
+            self.cases = self._shown_cases(junit)
         self.passed = junit.passed
         self.total = self.spec.tests_total if tampered else max(self.spec.tests_total, min(junit.total, bound))
         return tampered
+
+    def _shown_cases(self, junit: JUnitResult) -> tuple[TestCaseResult, ...]:
+        """The cases kept with the result (a public split's submission page lists them): only those of the hidden
+        suite's own classes (Java) or modules (pytest) whose name starts with a method or function the suite
+        declares; after that name, only what surefire writes there (parameter types, invocation indexes), or at most
+        MAX_CASE_SUFFIX characters of pytest's parameter ids. Whatever else a report says, written by code of the
+        submission, never reaches a page (red team round 13: case names carried the whole hidden test file)."""
+        kept = []
+        for case in junit.cases:
+            word = _CASE_IDENTIFIER.match(case.name)
+            if word is None or word.group() not in self._suite_tests or not self._suite_class(case.classname):
+                continue
+            suffix = case.name[word.end():]
+            if self.spec.language == "java":
+                suffix = suffix if _SUREFIRE_SUFFIX.fullmatch(suffix) else ""
+            elif len(suffix) > MAX_CASE_SUFFIX:
+                suffix = suffix[:MAX_CASE_SUFFIX] + "..."
+            kept.append(TestCaseResult(f"{case.classname}::{word.group()}{suffix}", case.status))
+        return tuple(kept)
+
+    def _suite_class(self, classname: str) -> bool:
+        """Whether a report's class name is one of the hidden suite's: a Java class (nested ones by their top-level
+        class), or a pytest module (`tests.test_x`) or a class in one (`tests.test_x.TestGroup`)."""
+        if self.spec.language == "java":
+            return classname.split("$", 1)[0] in self.java_classes - {self.sentinels.java_class}
+        return any(classname == module or classname.startswith(module + ".") for module in self._suite_modules)
+
+    @functools.cached_property
+    def _suite_modules(self) -> frozenset[str]:
+        """The hidden pytest suite's modules as pytest names them in its report (`tests/test_x.py` -> tests.test_x;
+        the reference solution is not part of the suite)."""
+        hidden = self.spec.hidden_dir
+        return frozenset(".".join(path.relative_to(hidden).with_suffix("").parts) for path in hidden.rglob("*.py")
+                         if path.relative_to(hidden).parts[0] != "reference")
+
+    @functools.cached_property
+    def _suite_tests(self) -> frozenset[str]:
+        """The method (Java) or function (Python) names the hidden suite's sources declare."""
+        hidden = self.spec.hidden_dir
+        java = self.spec.language == "java"
+        pattern = _JAVA_METHOD if java else _PYTHON_FUNCTION
+        return frozenset(name for path in hidden.rglob("*.java" if java else "*.py")
+                         if path.relative_to(hidden).parts[0] != "reference"
+                         for name in pattern.findall(path.read_text(errors="replace")))
 
     def _runner_dir(self) -> tuple[Path, Path]:
         self.work.runner.mkdir(mode=0o700)
@@ -569,7 +629,9 @@ class TaskRun:
 
     def _hidden_sources_changed(self, tests: Path) -> str | None:
         """The first file under the runner's `tests` (src/test) that is not byte for byte what the platform planted
-        (the benchmark's hidden tests and the sentinel class), or None."""
+        (the benchmark's hidden tests and the sentinel class), or None. A file the platform did not plant is not
+        named: code that ran in the compilation chose its name (red team round 13: names and reports carried the
+        hidden test source into the task's detail)."""
         planted = {p.relative_to(self.spec.hidden_dir / "src" / "test").as_posix(): p.read_bytes()
                    for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()}
         planted[f"java/{self.sentinels.java_class}.java"] = self.sentinels.java_source().encode()
@@ -577,7 +639,9 @@ class TaskRun:
                  for folder, folder_rel, _, files in untrusted_tree.walk_untrusted(tests) for name in files}
         for rel in sorted(set(planted) | set(found)):
             path = found.get(rel)  # a link, FIFO or device is never read (read_regular gives None)
-            if path is None or rel not in planted or untrusted_tree.read_regular(path) != planted[rel]:
+            if rel not in planted:
+                return "a file under src/test that the platform did not plant"
+            if path is None or untrusted_tree.read_regular(path) != planted[rel]:
                 return f"src/test/{rel}"
         return None
 
@@ -670,20 +734,21 @@ _PYTEST_SUMMARY = re.compile(r"^=*\s*(\d+ \w+(?:, \d+ \w+)*) in [\d.]+s", re.M)
 _PYTEST_CASES = ("passed", "failed", "skipped", "error", "errors", "xfailed", "xpassed")
 
 
-def surefire_disagreement(console: str, junit: JUnitResult) -> str | None:
+def surefire_disagreement(console: str, junit: JUnitResult, *, classes: frozenset[str] = frozenset()) -> str | None:
     """Why the JUnit reports (`junit`, sentinels included) say fewer failures,
     errors or skips than surefire printed to Maven's console (`console`), or None. The console is written by Maven
     itself: a process the test JVM started can rewrite the report files while the run goes on (red team round 11: a
     watcher spared the sentinel class's file and stripped every failure from the hidden class's, 15/15 for a
     service with no route), and can add lines to the console by printing from the tests, but cannot take Maven's own
     lines back. So any summary line of a class, and the run's last summary, may not report more cases that did not
-    pass than the reports hold. Classes whose lines were dropped from a capped console are not compared."""
+    pass than the reports hold. Classes whose lines were dropped from a capped console are not compared. The reason
+    names a class only when it is one of `classes` (the hidden suite's and the sentinel's: `_class_shown`)."""
     failing = Counter(c.classname for c in junit.cases if c.status is not Status.PASSED)
     for match in _SUREFIRE_CLASS.finditer(console):
         not_passed = sum(int(match.group(k)) for k in (2, 3, 4))
         if not_passed > failing.get(match.group(5), 0):
-            return (f"surefire printed {not_passed} cases of {match.group(5)} that did not pass, its report holds "
-                    f"{failing.get(match.group(5), 0)}: the report was altered during the run")
+            return (f"surefire printed {not_passed} cases of {_class_shown(match.group(5), classes)} that did not "
+                    f"pass, its report holds {failing.get(match.group(5), 0)}: the report was altered during the run")
     totals = _SUREFIRE_TOTAL.findall(console)
     if totals:
         not_passed = sum(int(n) for n in totals[-1][1:])
@@ -691,6 +756,13 @@ def surefire_disagreement(console: str, junit: JUnitResult) -> str | None:
             return (f"surefire printed {not_passed} cases that did not pass, the reports hold "
                     f"{sum(failing.values())}: the reports were altered during the run")
     return None
+
+
+def _class_shown(name: str, classes: frozenset[str]) -> str:
+    """`name` (a class name read from a report or a console line) when it, or the top-level class of a nested one, is
+    one of `classes` (names the platform knows: the hidden suite's classes and the sentinel's), else fixed words: a
+    report or a line the test JVM printed may hold any text, the hidden test source included (red team round 13)."""
+    return name if name.split("$", 1)[0] in classes else "a class that is not the hidden tests'"
 
 
 @dataclass(frozen=True)
@@ -703,7 +775,8 @@ class SurefireCheck:
     not_believed: str
 
 
-def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, timed_out: bool) -> SurefireCheck:
+def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, timed_out: bool,
+                   classes: frozenset[str] = frozenset()) -> SurefireCheck:
     """Whether the JUnit reports of a surefire run (`junit`, sentinels included) may be believed, from what Maven
     itself printed (`console`) and how it ended (`returncode`; `timed_out` when the sandbox killed it at the suite's
     limit). Reports are counted only from a run that ended normally: Maven exited 0 (the platform sets
@@ -717,8 +790,9 @@ def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, 
     than the console printed (`surefire_disagreement`), more passed cases of a class than its line or than the final
     summary shows, or, in a run that was not cut short by the time limit, passed cases of a class Maven printed no
     line for. A timed-out run is never called tampered by these rules (a class's report may be written just before
-    its line), but its reports are not believed either."""
-    disagreement = surefire_disagreement(console, junit)
+    its line), but its reports are not believed either. Reasons name a class only when it is one of `classes` (the
+    hidden suite's and the sentinel's, `_class_shown`)."""
+    disagreement = surefire_disagreement(console, junit, classes=classes)
     passed_per_line: dict[str, int] = {}
     for match in _SUREFIRE_CLASS.finditer(console):
         run, *not_passed, name = match.groups()
@@ -731,8 +805,8 @@ def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, 
     tampered = disagreement
     for name in sorted(passed):
         if not tampered and name in passed_per_line and passed[name] > passed_per_line[name]:
-            tampered = (f"the reports hold {passed[name]} passed cases of {name}, surefire printed "
-                        f"{passed_per_line[name]}: the report was not written by the test run")
+            tampered = (f"the reports hold {passed[name]} passed cases of {_class_shown(name, classes)}, surefire "
+                        f"printed {passed_per_line[name]}: the report was not written by the test run")
     if not tampered and totals:
         run, *not_passed = (int(n) for n in totals[-1])
         if sum(passed.values()) > run - sum(not_passed):
@@ -742,11 +816,12 @@ def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, 
     why = ("the run was cut short at the time limit" if timed_out else
            f"Maven exited with {returncode}" if returncode != 0 else
            "Maven printed no summary of the test run" if not totals else
-           f"Maven printed no result for {unprinted[0]}" if unprinted and not capped else "")
+           f"Maven printed no result for {_class_shown(unprinted[0], classes)}" if unprinted and not capped else "")
     if why and not timed_out and not tampered:
         claimed = sum(passed[name] for name in unprinted)
         if claimed:
-            tampered = (f"the reports hold {claimed} passed cases of {', '.join(unprinted[:3])}, for which Maven "
+            shown = sorted({_class_shown(name, classes) for name in unprinted if passed[name]})
+            tampered = (f"the reports hold {claimed} passed cases of {', '.join(shown[:3])}, for which Maven "
                         f"printed no result ({why}): the reports were not written by the test run")
     return SurefireCheck(tampered, f"{why}: the run's reports are not counted" if why else "")
 
