@@ -37,6 +37,7 @@ from core.engine import EVALUATOR_VERSION
 from core.engine.archive import ArchiveError, extract_archive
 from core.engine.runner import evaluate_task
 from core.engine.spec import TaskEvaluation
+from core.engine.team_view import without_host_paths
 from core.grading.taxonomy import Outcome
 from core.report import entry_from_result, evaluation_fields, summarize
 from core.sandbox import IsolationTooWeak, SandboxError, isolation_at_least
@@ -344,7 +345,7 @@ def repo_evaluate_with_retries(*, task: Task, repo: Path | None, harvest_maven: 
             log.warning("platform fault on %s (attempt %s of %s): %s", task.name, attempt, MAX_ATTEMPTS, exc)
             if attempt == MAX_ATTEMPTS or isinstance(exc, IsolationTooWeak):  # this worker can never run it
                 return TaskEvaluation(task=task.name, outcome=Outcome.HARNESS_ERROR.value, dsr=0, tests_passed=0,
-                                      tests_total=task.tests_total, detail=str(exc)[:500])
+                                      tests_total=task.tests_total, detail=without_host_paths(str(exc))[:500])
             time.sleep(RETRY_DELAY_SECONDS)
     raise AssertionError("unreachable")
 
@@ -517,18 +518,19 @@ def result_store(*, result: TaskResult, evaluation: TaskEvaluation) -> bool:
     return True
 
 
-def result_release_after_fault(*, result_id: int, error: str) -> bool:
+def result_release_after_fault(*, result_id: int, error: str, retry: bool = True) -> bool:
     """A platform fault (harness_error) hit a result: put it back to pending for a retry.
 
-    Returns False when the attempts are used up; then the result is stored as `harness_error`
-    (never scored: the run is failed rather than finished).
+    Returns False when the attempts are used up, or at once when `retry` is False (a fault that would happen again
+    the same way); then the result is stored as `harness_error` (never scored: the run is failed rather than
+    finished), its detail `error` without host paths (`without_host_paths`).
     """
     result = TaskResult.objects.get(pk=result_id)
-    if result.attempts < MAX_ATTEMPTS:
+    if retry and result.attempts < MAX_ATTEMPTS:
         TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.PENDING, phase=ResultPhase.RETRY)
         return True
     TaskResult.objects.filter(pk=result_id).update(status=TaskResult.Status.DONE, outcome=Outcome.HARNESS_ERROR.value,
-                                                   detail=error[:500], finished_at=timezone.now())
+                                                   detail=without_host_paths(error)[:500], finished_at=timezone.now())
     return False
 
 
@@ -565,8 +567,12 @@ def result_process(*, result_id: int) -> Step:
     """Claim one result, evaluate it and store it, then finish the run if it was the last one: the step every way
     of running a submission shares (Celery's `result_run`, `run_execute_inline`).
 
-    On a platform fault the result is released for a retry (Step.RETRY) until MAX_ATTEMPTS are used; then it is
-    stored as `harness_error` and the run fails rather than finish (docs/scoring.md "Failure taxonomy").
+    On a platform fault of the sandbox (SandboxError: a sandbox that could not be made, a service the platform
+    needs out of reach) the result is released for a retry (Step.RETRY) until MAX_ATTEMPTS are used; then it is
+    stored as `harness_error` and the run fails rather than finish (docs/scoring.md "Failure taxonomy"). Any other
+    exception is a fault of the platform's code, which would fail the same way again: it is stored as
+    `harness_error` at once, its detail naming the exception's kind only (red team round 13: an OSError the engine
+    did not expect, raised by a tree the submission shaped, cost three full builds and showed a host path).
     """
     result = result_claim(result_id=result_id)
     if result is None:
@@ -581,11 +587,14 @@ def result_process(*, result_id: int) -> Step:
         return Step.DONE
     except DatabaseError:  # the database went away: the result stays running, stale_work sends it again
         raise
-    except Exception as exc:  # SandboxError, or any fault of the platform's own code (never the submission's)
+    except SandboxError as exc:  # the platform's sandbox or services failed: another attempt may succeed
         log.exception("platform fault on result %s", result_id)
-        error = str(exc) if isinstance(exc, SandboxError) else f"{type(exc).__name__}: {exc}"  # a bug names its kind
-        if result_release_after_fault(result_id=result_id, error=error):
+        if result_release_after_fault(result_id=result_id, error=str(exc)):
             return Step.RETRY
+    except Exception as exc:  # a fault of the platform's own code (never the submission's): not retried
+        log.exception("fault of the evaluator's code on result %s", result_id)
+        result_release_after_fault(result_id=result_id, retry=False,
+                                   error=f"the evaluator failed ({type(exc).__name__}); please resubmit")
     run_finalize_if_done(run_id=result.run_id)
     return Step.DONE
 

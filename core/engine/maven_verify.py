@@ -65,6 +65,12 @@ class BuildTooLarge(RuntimeError):
     checking them ran past the install phase's deadline. The message says which, for the task's detail."""
 
 
+class BuildUnreadable(BuildTooLarge):
+    """The build's own doing too: it left in its Maven repository a file the platform cannot read or copy by its
+    path (a name whose whole path is longer than PATH_MAX; red team round 13 left one in the build's tree, which
+    was a platform fault retried three times). The message names no path."""
+
+
 @dataclass
 class CentralChecksums:
     """`verifier(rel, path)`: True when `path`'s SHA-1 equals Central's published `.sha1` for `rel` (a path in
@@ -129,12 +135,30 @@ def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verif
     maven_repo.prepare) and `platform_repo`. `verifier` None (offline builds, which download nothing) keeps no
     artifact of the build. `deadline` (time.monotonic() seconds, None: none): the verification stops there, as the
     build phase's own limit does. Raises BuildTooLarge when the build added more than `max_candidates` files to
-    verify (before any request) or the deadline passed, VerificationUnavailable (from the verifier) and OSError when
-    no overlay mounts."""
+    verify (before any request) or the deadline passed, BuildUnreadable (a BuildTooLarge) when a file of the build's
+    cannot be read or copied, VerificationUnavailable (from the verifier) and OSError when no overlay mounts."""
     upper, layer, merged = env_dir / UPPER, view_dir / LAYER, view_dir / VIEW
     view_dir.mkdir(mode=0o755)
     layer.mkdir(mode=0o755)
     merged.mkdir(mode=0o755)
+    try:  # the upper layer is the build's: whatever in it cannot be read or copied is the build's outcome
+        left_out, machinery = _fill_layer(upper=upper, layer=layer, platform_repo=platform_repo, verifier=verifier,
+                                          deadline=deadline, max_candidates=max_candidates)
+    except OSError as exc:
+        raise BuildUnreadable(f"the build left a file in its Maven repository that the platform cannot read or copy "
+                              f"({exc.strerror or type(exc).__name__})") from None
+    options = f"lowerdir={layer}:{platform_repo}"
+    done = subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, str(merged)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise OSError(f"the test run's Maven repository could not be mounted: {done.stderr.strip()}")
+    return TestView(merged, tuple(sorted(left_out)), machinery)
+
+
+def _fill_layer(*, upper: Path, layer: Path, platform_repo: Path, verifier: Verifier | None, deadline: float | None,
+                max_candidates: int) -> tuple[list[str], str | None]:
+    """Copy the build's verified artifacts and bookkeeping from `upper` into `layer`: (the files left out, why a
+    verified artifact may not be on the test class path or None). OSError when a file cannot be read or copied."""
     candidates, left_out, bookkeeping = _sort_upper(upper, platform_repo)
     genuine: list[str] = []
     if candidates and verifier is not None:
@@ -158,12 +182,7 @@ def mount_test_view(*, env_dir: Path, platform_repo: Path, view_dir: Path, verif
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(upper / rel, target)
     machinery = next(filter(None, (_foreign_machinery(rel, layer / rel) for rel in genuine)), None)
-    options = f"lowerdir={layer}:{platform_repo}"
-    done = subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, str(merged)], capture_output=True,
-                          text=True)
-    if done.returncode != 0:
-        raise OSError(f"the test run's Maven repository could not be mounted: {done.stderr.strip()}")
-    return TestView(merged, tuple(sorted(left_out)), machinery)
+    return left_out, machinery
 
 
 def _regular_files(upper: Path):

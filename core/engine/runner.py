@@ -130,10 +130,13 @@ class _Work:
 
 
 def _chown_tree(path: Path, uid: int, gid: int) -> None:
-    os.chown(path, uid, gid)
-    for dirpath, dirnames, filenames in os.walk(path):
+    """Give `path` and everything below it to `uid`:`gid`, links themselves (never their targets), each entry
+    changed relative to its open folder (no whole path is built, so none can be longer than PATH_MAX: red team
+    round 13). The trees given are copies the platform made (copy_tree: at most MAX_TREE_DEPTH deep)."""
+    os.chown(path, uid, gid, follow_symlinks=False)
+    for _, dirnames, filenames, folder_fd in os.fwalk(path):
         for name in dirnames + filenames:
-            os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+            os.chown(name, uid, gid, dir_fd=folder_fd, follow_symlinks=False)
 
 
 class TaskRun:
@@ -342,8 +345,9 @@ class TaskRun:
         try:
             untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo", links=False,
                                      only_named=None if self.spec.in_process else "pom.xml")
-        except OSError as exc:
-            raise _Stop("build_failed", f"the built repository could not be copied for the test run: {exc}") from exc
+        except OSError as exc:  # the reason alone: the path is the worker's (and a name the build chose)
+            raise _Stop("build_failed", "the built repository could not be copied for the test run: "
+                                        f"{exc.strerror or type(exc).__name__}") from exc
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
             untrusted_tree.remove_below(self.work.repo, rel)
         if verified_repo:

@@ -5,6 +5,7 @@ failed when the cause is a classic one, and must not reveal the worker's folders
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from . import untrusted_tree
@@ -37,3 +38,15 @@ def relative_paths(text: str, *, work_root: Path) -> str:
     repo = f"{root}/repo"
     return (text.replace(f"{repo}/", "").replace(repo, ".")
             .replace(f"{root}/", "../").replace(root, ".."))
+
+
+#: An absolute path in a message: a "/" that starts a word (not one inside a URL, a relative path or a number) and
+#: what follows it up to a space or a quote.
+_ABSOLUTE_PATH = re.compile(r"""(?<![\w.:/~-])/[^\s'"`]*""")
+
+
+def without_host_paths(text: str) -> str:
+    """`text` with every absolute path replaced by `<path>`: the detail of a `harness_error` is shown to whoever may
+    see the submission and must not name the worker's folders (red team round 13: a platform fault's detail showed
+    the task's absolute work path, `/srv/.../var/work/<key>/repo/...`)."""
+    return _ABSOLUTE_PATH.sub("<path>", text)

@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 
 from core.grading.untrusted_files import (  # noqa: F401 - also this module's API
-    MAX_TREE_DEPTH, TreeTooDeep, UntrustedTreeError, is_regular, read_regular, walk_untrusted)
+    MAX_TREE_DEPTH, TreeTooDeep, TreeUnreadable, UntrustedTreeError, is_regular, read_regular, walk_untrusted)
 
 #: The Java tampering check reads at most this many entries of the built tree (files and folders) and this many
 #: entries of all its archives together; past either the build is `tampered` (docs/scoring.md "The test phase"):
@@ -54,13 +54,24 @@ def copy_tree(source: Path, target: Path, *, links: bool = True, only_named: str
 
 def apparent_size(root: Path) -> int:
     """Bytes the regular files below `root` would take once copied (st_size, so sparse files count in full); links
-    are not followed."""
+    are not followed. Each entry is looked at relative to its open folder, so a name whose whole path is longer
+    than PATH_MAX is measured too; anything the system still refuses raises TreeUnreadable (the submission's
+    outcome, never a platform fault: red team round 13)."""
     total = 0
-    for folder, _, _, files in walk_untrusted(root):  # TreeTooDeep past MAX_TREE_DEPTH
-        for name in files:
-            info = os.lstat(os.path.join(folder, name))
-            if stat.S_ISREG(info.st_mode):
-                total += info.st_size
+    for folder, rel, _, files in walk_untrusted(root):  # TreeTooDeep past MAX_TREE_DEPTH
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            raise TreeUnreadable.of(exc, rel) from None
+        try:
+            for name in files:
+                info = os.lstat(name, dir_fd=fd)
+                if stat.S_ISREG(info.st_mode):
+                    total += info.st_size
+        except OSError as exc:
+            raise TreeUnreadable.of(exc, rel) from None
+        finally:
+            os.close(fd)
     return total
 
 

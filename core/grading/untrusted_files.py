@@ -27,6 +27,20 @@ class TreeTooDeep(UntrustedTreeError):
     """The tree holds a folder nested deeper than the walk's limit."""
 
 
+class TreeUnreadable(UntrustedTreeError):
+    """An entry of the tree cannot be inspected (the system refused it: a name whose whole path is longer than
+    PATH_MAX, an entry gone or unreadable). The tree is the submission's: so is the outcome (red team round 13: a
+    255-character name in a folder 4,000 characters deep made `apparent_size` raise ENAMETOOLONG, a platform fault
+    retried three times and refunded). The message names the problem and the tree's first folders, never a host
+    path."""
+
+    @classmethod
+    def of(cls, exc: OSError, rel: str) -> "TreeUnreadable":
+        shown = "/".join(rel.split("/")[:3]) + ("/..." if rel.count("/") > 2 else "")
+        return cls(f"the build left an entry the platform cannot read ({exc.strerror or type(exc).__name__}) below "
+                   f"{shown}")
+
+
 def walk_untrusted(root: Path | str, *, max_depth: int = MAX_TREE_DEPTH, strict: bool = False
                    ) -> Iterator[tuple[str, str, list[str], list[str]]]:
     """Walk the tree at `root` top-down without recursion and without following links, like `os.walk`: yields

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine import layout, maven_verify, untrusted_tree, workspace
+from core.engine import layout, maven_repo, maven_verify, untrusted_tree, workspace
 from core.grading.untrusted_files import MAX_TREE_DEPTH, UntrustedTreeError, walk_untrusted
 
 DEPTH = 1200  # what the red team's setup.py made during the sandboxed install
@@ -152,3 +152,114 @@ def test_an_archive_with_more_entries_than_the_check_reads_is_refused_unread(tmp
     read = []
     monkeypatch.setattr(zipfile.ZipFile, "namelist", lambda self: read.append(1) or [])
     assert untrusted_tree._archive_names(tmp_path / "repo" / "target" / "small.jar", 10) is None and not read
+
+
+# --- Red team round 13: a name whose whole path is longer than PATH_MAX ------------------------------------------
+def _past_path_max(root: Path) -> tuple[Path, str]:
+    """What the red team's build step (deep.sh) left: root/target/deep/<200-character folders...> whose last folder's
+    absolute path is about 4,000 characters (listable), holding a file of a 255-character name made relative to it
+    (its absolute path, about 4,256 characters, is longer than PATH_MAX)."""
+    folder = root / "target" / "deep"
+    folder.mkdir(parents=True)
+    while len(str(folder)) < 3990 - 201:
+        folder = folder / ("d" * 200)
+        folder.mkdir()
+    folder = folder / ("d" * (3990 - len(str(folder)) - 1))
+    folder.mkdir()
+    name = "f" * 255
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        file_fd = os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(file_fd, b"12345")
+        os.close(file_fd)
+    finally:
+        os.close(fd)
+    assert len(str(folder / name)) > 4096
+    return folder, name
+
+
+def test_a_name_past_path_max_is_measured_and_given_relative_to_its_folder(tmp_path):
+    """apparent_size did os.lstat on the whole path: ENAMETOOLONG, which nothing caught, was a platform fault (three
+    full builds, then harness_error: the submission failed, its quota refunded, its detail a host path). Entries are
+    now looked at relative to their open folder; `_chown_tree` gives them the same way."""
+    from core.engine.runner import _chown_tree
+
+    repo = tmp_path / "repo"
+    folder, name = _past_path_max(repo)
+    (repo / "pom.xml").write_text("<project/>")
+
+    assert untrusted_tree.apparent_size(repo) == 5 + len("<project/>")
+    _chown_tree(repo, os.getuid(), os.getgid())  # no whole path is built
+
+
+def test_a_tree_that_cannot_be_inspected_is_the_submissions_outcome(tmp_path, monkeypatch):
+    """Whatever the system still refuses while measuring a built tree is TreeUnreadable (an UntrustedTreeError: the
+    task's execute() makes it build_failed / install_failed), with no host path in its message."""
+    from core.grading.untrusted_files import TreeUnreadable
+
+    repo = tmp_path / "repo"
+    _past_path_max(repo)
+    real_lstat = os.lstat
+
+    def refusing(path, *args, **kwargs):
+        if "dir_fd" in kwargs and str(path).startswith("f"):
+            raise OSError(36, "File name too long")
+        return real_lstat(path, *args, **kwargs)
+
+    monkeypatch.setattr(untrusted_tree.os, "lstat", refusing)
+    with pytest.raises(TreeUnreadable) as info:
+        untrusted_tree.apparent_size(repo)
+    assert isinstance(info.value, UntrustedTreeError)
+    assert str(info.value) == ("the build left an entry the platform cannot read (File name too long) below "
+                               "target/deep/" + "d" * 200 + "/...")
+    assert str(tmp_path) not in str(info.value)
+
+
+def test_the_copy_for_the_test_run_fails_as_the_builds_outcome_without_a_host_path(tmp_path):
+    """The red team's build, at the step that raised: the runner's copy of the built tree cannot hold the name, which
+    is `build_failed` (counted against the quota, one build), its detail the reason alone."""
+    from core.engine.runner import TaskRun, _Stop
+    from core.engine.spec import TaskSpec
+    from core.engine.toolchain import Toolchain
+
+    hidden = tmp_path / "hidden"
+    (hidden / "src" / "test" / "java").mkdir(parents=True)
+    spec = TaskSpec(name="javalin-task-manager", language="java", port=18999, hidden_dir=hidden, tests_total=15)
+    run = TaskRun(spec=spec, repo_src=None, backend=None, work_root=tmp_path / "work", toolchain=Toolchain())
+    run.work.root.mkdir(parents=True)
+    _past_path_max(run.work.repo)
+    (run.work.repo / "pom.xml").write_text("<project/>")
+
+    with pytest.raises(_Stop) as stop:
+        run._take_java_tests_from_service(verified_repo=False, online=False)
+
+    assert stop.value.outcome == "build_failed"
+    assert stop.value.detail == "the built repository could not be copied for the test run: File name too long"
+
+
+def test_a_build_that_leaves_such_a_name_in_its_maven_repository_is_build_failed(tmp_path):
+    """The same name in the build's Maven repository (its overlay's upper layer): reading or copying it for the test
+    run's view raised OSError, which the runner turned into a platform fault. It is BuildUnreadable now, a
+    BuildTooLarge: `build_failed`, its detail without a path."""
+    env = tmp_path / "env"
+    _past_path_max(env / maven_repo.UPPER)
+    platform = tmp_path / "platform-m2"
+    platform.mkdir()
+
+    with pytest.raises(maven_verify.BuildUnreadable) as info:
+        maven_verify.mount_test_view(env_dir=env, platform_repo=platform, view_dir=tmp_path / "view", verifier=None)
+    assert isinstance(info.value, maven_verify.BuildTooLarge)
+    assert str(info.value) == ("the build left a file in its Maven repository that the platform cannot read or copy "
+                               "(File name too long)")
+
+
+def test_a_harness_error_detail_shows_no_host_path():
+    from core.engine.team_view import without_host_paths
+
+    assert without_host_paths("OSError: [Errno 36] File name too long: '/tmp/rt13/var/test/work/9c7b/repo/x'") == \
+        "OSError: [Errno 36] File name too long: '<path>'"
+    assert without_host_paths("mount failed: /srv/var/work/k/test-m2/m2 busy; see https://example.org/a/b") == \
+        "mount failed: <path> busy; see https://example.org/a/b"
+    assert without_host_paths("dockerd is not reachable at unix:///run/docker.sock") == \
+        "dockerd is not reachable at unix:///run/docker.sock"
+    assert without_host_paths("org/junit/x.jar and 3/4 tasks") == "org/junit/x.jar and 3/4 tasks"
