@@ -331,7 +331,12 @@ class System(models.Model):
             return (f"A system called {twin.name!r} already exists and {self.name!r} would look the same on the "
                     "leaderboard; choose a name that differs in more than letter case, look-alike letters or "
                     "spacing.")
-        team = Team.objects.filter(name_skeleton=skeleton).exclude(pk=self.team_id).first()
+        return self.team_lookalike_problem()
+
+    def team_lookalike_problem(self) -> str | None:
+        """Why this system's name is refused because it looks like another team's name, or None (asked again under
+        catalog.conflicts.names_lock once the system is stored: catalog.services.system_save)."""
+        team = Team.objects.filter(name_skeleton=names.name_skeleton(self.name)).exclude(pk=self.team_id).first()
         if team is not None:
             return (f"A team called {team.name!r} exists and a system called {self.name!r} would look like it on "
                     "the leaderboard; choose another name.")

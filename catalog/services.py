@@ -16,7 +16,7 @@ from django.utils import timezone
 from .benchmark_files import BenchmarkSource, TaskSource
 from .bundles import bundle_store, task_bundles_ensure
 from .bundles import task_hidden_dir, task_reference_dir  # noqa: F401 (their home before bundles: callers import here)
-from .conflicts import Unique, unique_refusal
+from .conflicts import Unique, names_lock, unique_refusal
 from .signals import board_changed
 from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation, reserved_name_problem
 from .names import name_problem, name_skeleton
@@ -191,9 +191,14 @@ def system_save(*, system: System) -> System:
     as the check refuses it once that system is stored. Raises django.core.exceptions.ValidationError
     ({field: message}) on bad fields, a taken or look-alike name included."""
     system.full_clean()
-    with unique_refusal(Unique(System, ("name",)), Unique(System, ("name_skeleton",)),
-                        refusal=lambda: _system_check_again(system)):
-        system.save()
+    with transaction.atomic():
+        with unique_refusal(Unique(System, ("name",)), Unique(System, ("name_skeleton",)),
+                            refusal=lambda: _system_check_again(system)):
+            system.save()
+        names_lock()  # then the other kind, which no constraint of this table covers (catalog.conflicts)
+        problem = system.team_lookalike_problem()
+        if problem:
+            raise ValidationError({"name": problem})
     return system
 
 
@@ -315,13 +320,27 @@ def team_rename(*, team: Team, user: User, name: str) -> Team:
         raise TeamError(problem)
     old, team.name = team.name, name
     try:
-        with unique_refusal(Unique(Team), refusal=lambda: TeamError(_team_name_problem(name, exclude=team.pk)
-                                                                     or _team_lookalike(name))):
-            team.save(update_fields=["name"])
+        with transaction.atomic():
+            with unique_refusal(Unique(Team), refusal=lambda: TeamError(_team_name_problem(name, exclude=team.pk)
+                                                                         or _team_lookalike(name))):
+                team.save(update_fields=["name"])
+            names_lock()  # then the other kind, which no constraint of this table covers (catalog.conflicts)
+            problem = _system_lookalike_problem(name, exclude=team.pk)
+            if problem:
+                raise TeamError(problem)
     except TeamError:
         team.name = old
         raise
     return team
+
+
+def _system_lookalike_problem(name: str, *, exclude: int | None) -> str | None:
+    """Why a team called `name` would look like a system of a team other than `exclude`, or None."""
+    system = System.objects.filter(name_skeleton=name_skeleton(name)).exclude(team_id=exclude).first()
+    if system is None:
+        return None
+    return (f"Another team's system is called {system.name!r} and a team called {name!r} would look like it "
+            "on the leaderboard; choose another.")
 
 
 def _team_lookalike(name: str) -> str:
@@ -343,11 +362,7 @@ def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str
     other = Team.objects.filter(name_skeleton=skeleton).exclude(pk=exclude).first()
     if other is not None:
         return f"A team called {other.name!r} already exists and {name!r} would look the same; choose another."
-    system = System.objects.filter(name_skeleton=skeleton).exclude(team_id=exclude).first()
-    if system is not None:
-        return (f"Another team's system is called {system.name!r} and a team called {name!r} would look like it "
-                "on the leaderboard; choose another.")
-    return None
+    return _system_lookalike_problem(name, exclude=exclude)
 
 
 def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:

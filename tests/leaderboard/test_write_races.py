@@ -158,3 +158,32 @@ def test_one_user_name_signed_up_twice_at_once_makes_one_whole_account(monkeypat
     user = User.objects.get()
     assert list(AccountEmail.objects.values_list("user", flat=True)) == [user.pk]  # the loser's address is gone
     assert [t.name for t in Team.objects.all()] == ["racer"] and user.teams.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_team_rename_and_another_teams_system_that_look_alike_at_once_one_gets_the_400(make_user, monkeypatch):
+    # The fifth break-it pass: both checks passed and both rows were stored (8 of 15 pairs); no unique constraint of
+    # one table holds a rule across teams and systems, so each write checks the other kind again after its own row is
+    # stored, under catalog.conflicts.names_lock.
+    import threading
+
+    alice, bob = _two_teams(make_user)
+    team = Team.objects.get(name="alice")
+    both_checked = threading.Barrier(2)
+    for owner, name in ((System, "full_clean"), (catalog.services, "_team_name_problem")):
+        original = getattr(owner, name)
+
+        def held(*args, _original=original, **kwargs):
+            result = _original(*args, **kwargs)
+            both_checked.wait(timeout=30)
+            return result
+
+        monkeypatch.setattr(owner, name, held)
+
+    results = race(lambda: alice.patch(f"/api/v1/teams/{team.pk}/", {"name": "Cross One"}, format="json"),
+                   lambda: bob.post("/api/v1/systems/", {"name": "Cr\u043ess One"}, format="json"))  # Cyrillic о
+
+    assert sorted(r.status_code for r in results) in ([200, 400], [201, 400]), results
+    renamed = Team.objects.filter(name="Cross One").exists()
+    created = System.objects.filter(name="Cr\u043ess One").exists()
+    assert renamed != created, (renamed, created)
