@@ -91,23 +91,27 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")),
                     # Latin letters drawn like another whose Unicode names do not say so (the fourth break-it
                     # pass: "ĸraken", "Demo Agent ƅeta"); the others are read from their names (`_latin_letter`)
-                    "ĸ": "k", "ƅ": "b", "Ƅ": "b"}
+                    "ĸ": "k", "ƅ": "b", "Ƅ": "b",
+                    # letters and marks of other scripts drawn as a Latin letter that it does not map there (the
+                    # fifth pass: "Copiㅣot", "Copi丨ot", "Copi।ot", "demㅇ", "ᑕursor", "MetaᎶPT")
+                    "ㅣ": "l", "丨": "l", "〡": "l", "।": "l", "॥": "ll", "ㅇ": "o", "ᑕ": "c", "Ꮆ": "g"}
 #: Characters drawn as a line between words that are letters, or that confusables.txt maps to a letter: dropped
 #: from skeletons like spaces and punctuation ("MS—Agent" read "MSーAgent" and passed for "MS-Agent", the fourth
 #: break-it pass of issue 13). The box-drawing and other symbols of that look are dropped as symbols.
 DASH_LIKE = frozenset("ー一ㅡᅳˉـㄧ")
 #: Words of the badges the board draws beside a name (leaderboard.badges, the radar legend's "(reported)"): a
 #: name that only adds them to another ("Demo Agent Alpha (verified)") is compared as that name.
-DECORATIONS = ("reported by the authors", "reported", "verified by this site", "verified", "oracle",
-               "agent endpoint", "open source")
+DECORATIONS = ("reported by the authors", "reported", "verified by this site", "verified here", "verified",
+               "evaluated here", "oracle", "agent endpoint", "open source")
 #: Unicode name of a Latin letter that is drawn as its base letter with a stroke, hook, curl, ... (which NFD does not
 #: decompose) or without its dot, and of a digraph drawn as its two letters.
-_LATIN_LETTER = re.compile(r"LATIN (?:SMALL|CAPITAL) LETTER (?:DOTLESS )?([A-Z])(?: WITH .+)?")
+_LATIN_LETTER = re.compile(r"LATIN (?:(?:SMALL|CAPITAL) LETTER|LETTER SMALL CAPITAL) (?:DOTLESS |BARRED )?([A-Z])"
+                           r"(?: WITH .+| BAR)?")
 _LATIN_DIGRAPH = re.compile(r"LATIN (?:SMALL|CAPITAL) LETTER ([A-Z]{2}) DIGRAPH")
 #: The blocks of Latin letters `_latin_letter` reads (Latin-1 to Latin Extended-B, IPA, phonetic extensions,
-#: Latin Extended Additional, -C, -D, -E).
+#: Latin Extended Additional, -C, -D, -E, -F, -G).
 _LATIN_BLOCKS = ((0x00C0, 0x02AF), (0x1D00, 0x1DBF), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF),
-                 (0xAB30, 0xAB6F))
+                 (0xAB30, 0xAB6F), (0x10780, 0x107BF), (0x1DF00, 0x1DFFF))
 
 
 @functools.cache
@@ -164,21 +168,30 @@ def _is_default_ignorable(char: str) -> bool:
 
 
 def refused_character(text: str, *, multiline: bool = False) -> str | None:
-    """The first character of `text` no text of the board may hold (REFUSED_CATEGORIES; line breaks and tabs are
-    allowed when `multiline`), or None."""
+    """The first character of `text` no text of the board may hold, or None: REFUSED_CATEGORIES, a
+    Default_Ignorable_Code_Point, a blank-looking character, whitespace other than a plain space (line breaks and
+    tabs are allowed when `multiline`). The fifth break-it pass of issue 13 put Hangul fillers, the braille blank
+    and U+FFFC in a submission's note."""
     allowed = MULTILINE_ALLOWED if multiline else frozenset()
-    return next((c for c in text if unicodedata.category(c) in REFUSED_CATEGORIES and c not in allowed), None)
+    return next((c for c in text if c not in allowed and (
+        unicodedata.category(c) in REFUSED_CATEGORIES or _is_default_ignorable(c) or _draws_as_blank(c)
+        or (c != " " and (c.isspace() or unicodedata.category(c) == "Zs")))), None)
 
 
 def text_problem(text: str, *, what: str, multiline: bool = False) -> str | None:
     """Why `text` cannot be shown on the board (a sentence naming the character and saying what to do; `what` is
-    its subject, e.g. "The base model"), or None when it can: see `refused_character`."""
+    its subject, e.g. "The base model"), or None when it can: see `refused_character`, and at most
+    MAX_STACKED_MARKS combining marks per character."""
     char = refused_character(text, multiline=multiline)
     if char is None:
+        if stacked_marks(text):
+            return (f"{what} stacks more than {MAX_STACKED_MARKS} combining marks on one character, which draw over "
+                    "the rows around it; type it again with fewer.")
         return None
     label = unicodedata.name(char, f"U+{ord(char):04X}")
-    return (f"{what} holds an invisible or control character ({label}, U+{ord(char):04X}), which would hide or "
-            "reorder text on the leaderboard; type it again without it.")
+    return (f"{what} holds an invisible, blank-looking or control character, or a space other than a plain one "
+            f"({label}, U+{ord(char):04X}), which would hide or reorder text on the leaderboard; type it again "
+            "without it.")
 
 
 def name_refused_character(name: str) -> str | None:
@@ -187,9 +200,32 @@ def name_refused_character(name: str) -> str | None:
     character (BLANK_LOOKING) or whitespace other than a plain space (U+0020)."""
     for char in name:
         if (unicodedata.category(char) in REFUSED_CATEGORIES or _is_default_ignorable(char)
-                or _draws_as_blank(char) or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs"))):
+                or _draws_as_blank(char) or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs"))
+                or _foreign_symbol(char)):
             return char
     return None
+
+
+def _foreign_symbol(char: str) -> bool:
+    """True for a symbol (Unicode category S*) outside ASCII: vertical bars, box drawing, circles and arrows stand in
+    for letters ("Copi❘ot", "C○pilot": the fifth break-it pass of issue 13) yet are no letters to compare."""
+    return unicodedata.category(char)[0] == "S" and not char.isascii()
+
+
+#: The most combining marks one character may carry in a name or another text of the board: Vietnamese needs two,
+#: some Indic and Tibetan clusters three or four; more stack above and below the row (the fifth break-it pass:
+#: "Zq" with 98 marks).
+MAX_STACKED_MARKS = 4
+
+
+def stacked_marks(text: str) -> bool:
+    """True when some character of `text` carries more than MAX_STACKED_MARKS combining marks (Mn, Me, Mc)."""
+    run = 0
+    for char in text:
+        run = run + 1 if unicodedata.category(char)[0] == "M" else 0
+        if run > MAX_STACKED_MARKS:
+            return True
+    return False
 
 
 def name_problem(name: str) -> str | None:
@@ -203,15 +239,22 @@ def name_problem(name: str) -> str | None:
     char = name_refused_character(name)
     if char is not None:
         label = unicodedata.name(char, f"U+{ord(char):04X}")
-        kind = "a space other than a plain space" if char.isspace() or unicodedata.category(char) == "Zs" \
-            else "an invisible, blank-looking or control character"
+        kind = ("a space other than a plain space" if char.isspace() or unicodedata.category(char) == "Zs"
+                else "a symbol other than ASCII's" if _foreign_symbol(char)
+                else "an invisible, blank-looking or control character")
         return (f"The name holds {kind} ({label}, U+{ord(char):04X}), which would hide or reorder text or make "
                 "the name look like another on the leaderboard; type it again without it.")
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
+    if stacked_marks(name):
+        return (f"The name stacks more than {MAX_STACKED_MARKS} combining marks on one character, which draw over "
+                "the rows around it; type it again with fewer.")
     if not name_skeleton(name):
         return ("A name needs at least one letter or digit: punctuation, symbols and dashes alone read as the same "
                 "(empty) name on the leaderboard.")
+    if only_decorations(name):
+        return ("A name cannot be made only of the badge words the leaderboard shows beside names (verified, "
+                "reported, oracle, open source, agent endpoint): add the system's own name.")
     if len(name_skeleton(name)) > MAX_SKELETON_LENGTH:
         return (f"The name is too long once its characters are spelled out (some, such as U+FDFA, stand for many "
                 f"letters): keep it under {MAX_SKELETON_LENGTH} letters that way.")
@@ -244,30 +287,53 @@ def name_skeleton(name: str) -> str:
     letters NFD leaves whole are read from their Unicode names (`_latin_letter`: "ȷ" is a "j"). Default-ignorable
     characters, which the standard drops, are refused in names instead (`name_refused_character`); here they are
     dropped, so a name stored before that rule still has a skeleton that matches its look."""
-    skeleton = _bare_skeleton(name)
-    for decoration in _decoration_skeletons():
-        if skeleton.endswith(decoration) and len(skeleton) > len(decoration):
-            return name_skeleton_without_decorations(skeleton, decoration)
-    return skeleton
+    words = [_bare_skeleton(word) for word in _words(name)]
+    kept = _without_decorations(words)
+    return "".join(kept) if any(kept) else "".join(words)
 
 
-def name_skeleton_without_decorations(skeleton: str, decoration: str) -> str:
-    """`skeleton` without the trailing `decoration` and any others before it (never down to nothing)."""
-    skeleton = skeleton[:-len(decoration)]
-    stripped = True
-    while stripped:
-        stripped = False
-        for other in _decoration_skeletons():
-            if skeleton.endswith(other) and len(skeleton) > len(other):
-                skeleton, stripped = skeleton[:-len(other)], True
-                break
-    return skeleton
+def _words(name: str) -> list[str]:
+    """`name` cut at whitespace and at punctuation that is not drawn as letters (`_drawn_as_letters`: "‖" is "ll",
+    part of its word)."""
+    table = _prototypes()
+    words, current = [], []
+    for char in name:
+        category = unicodedata.category(char)
+        if char.isspace() or (category[0] in "PZ" and not _drawn_as_letters(table.get(char, ""))):
+            words.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    words.append("".join(current))
+    return [w for w in words if w]
 
 
 @functools.cache
-def _decoration_skeletons() -> tuple[str, ...]:
-    """The skeletons of DECORATIONS, longest first."""
-    return tuple(sorted({_bare_skeleton(d) for d in DECORATIONS}, key=len, reverse=True))
+def _decoration_phrases() -> tuple[tuple[str, ...], ...]:
+    """DECORATIONS as tuples of word skeletons, longest first, each also as one word ("opensource")."""
+    phrases = {tuple(_bare_skeleton(w) for w in d.split()) for d in DECORATIONS}
+    phrases |= {("".join(p),) for p in phrases}
+    return tuple(sorted(phrases, key=len, reverse=True))
+
+
+def _without_decorations(words: list[str]) -> list[str]:
+    """The word skeletons `words` without any run of them that spells a DECORATIONS phrase, wherever it stands
+    ("Copilot (verified) · Claude" is "Copilot Claude")."""
+    kept, i = [], 0
+    while i < len(words):
+        phrase = next((p for p in _decoration_phrases() if tuple(words[i:i + len(p)]) == p), None)
+        if phrase:
+            i += len(phrase)
+        else:
+            kept.append(words[i])
+            i += 1
+    return kept
+
+
+def only_decorations(name: str) -> bool:
+    """True when every word of `name` is a badge word (DECORATIONS): "verified", "(reported)", "open source"."""
+    words = [_bare_skeleton(word) for word in _words(name)]
+    return bool(words) and not any(_without_decorations(words))
 
 
 def _bare_skeleton(name: str) -> str:

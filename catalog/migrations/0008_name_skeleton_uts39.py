@@ -6,12 +6,13 @@ import importlib
 from django.db import migrations
 
 
-def _recompute(apps, schema_editor):
-    System = apps.get_model("catalog", "System")
+def _recompute(apps, schema_editor, model: str = "System"):
+    """Every row of `model` (System, or Team since catalog 0011) gets its name's skeleton again."""
+    Model = apps.get_model("catalog", model)
     # first out of the way (the column is unique, and a new skeleton may be an old one of another row)
-    for pk in System.objects.values_list("pk", flat=True):
-        System.objects.filter(pk=pk).update(name_skeleton=f"#recompute#{pk}")
-    importlib.import_module("catalog.migrations.0003_system_name_skeleton")._fill(apps, schema_editor)
+    for pk in Model.objects.values_list("pk", flat=True):
+        Model.objects.filter(pk=pk).update(name_skeleton=f"#recompute#{pk}")
+    importlib.import_module("catalog.migrations.0003_system_name_skeleton")._fill(apps, schema_editor, model)
 
 
 class Migration(migrations.Migration):

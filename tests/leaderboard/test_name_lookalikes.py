@@ -192,7 +192,7 @@ def test_the_plain_hyphen_and_letters_in_other_words_stay_apart():
     assert name_skeleton("Agent 2") != name_skeleton("Agent 3")
 
 
-@pytest.mark.parametrize("name", ["---", "\u2014\u2014", "\U0001f680", "!?", "\u30fc"])
+@pytest.mark.parametrize("name", ["---", "\u2014\u2014", "!?", "\u30fc"])
 def test_a_name_without_a_letter_or_digit_is_refused(name):
     assert "at least one letter or digit" in name_problem(name)
 
@@ -217,3 +217,41 @@ def test_a_published_rows_label_and_a_dashed_reserved_name_are_reserved(owner, n
     assert reserved_name_problem(name) is not None, name
     with pytest.raises(ValidationError):
         system_create(team=team_for_user(user=owner[0]), name=name)
+
+
+@pytest.mark.parametrize("name, lookalike", [
+    ("Copilot", "Copi\u3163ot"),  # Hangul I
+    ("Copilot", "Copi\u4e28ot"),  # CJK stroke
+    ("Copilot", "Copi\u3021ot"),  # Hangzhou numeral one
+    ("Copilot", "Copi\u0964ot"),  # Devanagari danda
+    ("Cursor", "C\u0289rsor"),  # u bar
+    ("Cursor", "\u1455ursor"),  # Canadian syllabics
+    ("MetaGPT", "Meta\u13b6PT"),  # Cherokee
+    ("demo", "dem\u3147"),  # Hangul ieung
+    ("Copilot \u00b7 Claude Sonnet 4.5", "Copilot (verified) \u00b7 Claude Sonnet 4.5"),  # a badge word anywhere
+    ("Copilot \u00b7 Claude Sonnet 4.5", "Copilot \u00b7 Claude Sonnet 4.5 \u00b7 verified here"),
+    ("Cursor", "Cursor (evaluated here)"),
+    ("Cursor \u00b7 GPT-5", "Cursor (reported) \u00b7 GPT-5"),
+    ("Lab", "\u1d0cab"),  # small capital L with stroke, read from its Unicode name
+    ("Task", "\U0001df09ask"),  # Latin Extended-G: t with hook and retroflex hook
+])
+def test_the_fifth_break_it_passes_lookalikes_share_the_skeleton(name, lookalike):
+    assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+@pytest.mark.parametrize("name", ["Copi\u2758ot", "Copi\u2502ot", "C\u25cbpilot", "\u2282ursor", "Demo Agent A\u2758pha",
+                                  "\U0001f680 Agent", "Agent \u2122"])
+def test_a_symbol_outside_ascii_is_refused_in_a_name(name):
+    assert "a symbol other than ASCII's" in name_problem(name)
+
+
+@pytest.mark.parametrize("name", ["verified", "(verified)", "reported", "open source", "agent endpoint (oracle)",
+                                  "Verified Here"])
+def test_a_name_of_badge_words_only_is_refused(name):
+    assert "badge words" in name_problem(name)
+
+
+def test_ascii_symbols_and_stacked_marks():
+    assert name_problem("C++ Agent") is None and name_problem("A|B") is None
+    assert name_problem("Ti\u1ebfng Vi\u1ec7t") is None  # Vietnamese: two marks on a letter
+    assert "combining marks" in name_problem("Zq" + "\u0301" * 98)

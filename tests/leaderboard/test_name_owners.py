@@ -94,6 +94,10 @@ def test_every_user_gets_the_look_of_its_name_and_an_admin_made_twin_is_marked()
 @pytest.mark.parametrize("note, reason", [
     ("Official result \u2014 verified by the RepoGenesis authors \u202e", "RIGHT-TO-LEFT OVERRIDE"),
     ("run\u200b 3", "ZERO WIDTH SPACE"),
+    ("run\u3164 3", "HANGUL FILLER"),  # the fifth pass: default-ignorable and blank-looking characters
+    ("run\u2800 3", "BRAILLE PATTERN BLANK"),
+    ("run\u00a0 3", "NO-BREAK SPACE"),
+    ("Z" + "\u0301" * 50, "combining marks"),
 ])
 def test_a_note_with_a_hidden_or_bidi_character_is_refused_and_nothing_stored(make_user, demo_split, demo_zip,
                                                                               note, reason):

@@ -40,7 +40,7 @@ def test_the_api_refuses_an_invisible_character_in_a_shown_text(owner, client, f
     resp = client.post("/api/v1/systems/", {"name": "Bidi Agent", field: f"gpt{char}-5 mini"}, **auth)
     assert resp.status_code == 400, resp.content
     message = resp.json()[field][0]
-    assert message.startswith(f"{FIELDS[field]} holds an invisible or control character ({label}, "
+    assert message.startswith(f"{FIELDS[field]} holds an invisible, blank-looking or control character, or a space other than a plain one ({label}, "
                               f"U+{ord(char):04X})")
     assert not System.objects.filter(name="Bidi Agent").exists()
 
@@ -48,7 +48,7 @@ def test_the_api_refuses_an_invisible_character_in_a_shown_text(owner, client, f
 def test_the_web_form_refuses_a_bidi_override_in_the_base_model(owner, client):
     resp = client.post("/systems/new/", {"name": "Bidi Agent", "type": "agent", "base_model": "\u202eledom"})
     assert resp.status_code == 400
-    assert "The base model holds an invisible or control character (RIGHT-TO-LEFT OVERRIDE, U+202E)" in \
+    assert "The base model holds an invisible, blank-looking or control character, or a space other than a plain one (RIGHT-TO-LEFT OVERRIDE, U+202E)" in \
         html.unescape(resp.content.decode())
     assert not System.objects.filter(name="Bidi Agent").exists()
 
