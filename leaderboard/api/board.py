@@ -21,7 +21,7 @@ from catalog.selectors import system_by_ref
 from catalog.services import system_create, system_type_problem, team_for_user
 from submissions.systems import system_delete, system_has_ranked_submission, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
-from leaderboard.board_cache import board_cached_response, cached_json_answer
+from leaderboard.board_cache import board_cached_response
 
 
 # --- shared output pieces ------------------------------------------------------------------------------------
@@ -253,7 +253,8 @@ class SplitQuerySerializer(serializers.Serializer):
 
 
 class LeaderboardApi(APIView):
-    """GET /api/v1/leaderboard/: a split's ranked rows for one language view (see `get`)."""
+    """GET /api/v1/leaderboard/: a split's ranked rows for one language view (see `get`). A cached JSON answer is
+    served before this view, by leaderboard.page_cache.CachedBoardPageMiddleware."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -277,14 +278,10 @@ class LeaderboardApi(APIView):
         since = serializers.DateField(required=False, help_text="submitted on or after (YYYY-MM-DD)")
         until = serializers.DateField(required=False, help_text="submitted on or before (YYYY-MM-DD)")
 
-    def dispatch(self, request, *args, **kwargs):
-        """A cached answer straight from the cache (leaderboard.board_cache.cached_json_answer), else DRF's way."""
-        found = cached_json_answer(request, self._key_parts(request.GET))
-        return found if found is not None else super().dispatch(request, *args, **kwargs)
-
     @staticmethod
-    def _key_parts(query) -> tuple:
-        """The cache key parts of the answer to this query string (a QueryDict)."""
+    def answer_key_parts(query) -> tuple:
+        """The cache key parts of the answer to this query string (a QueryDict); read before the view too, by
+        leaderboard.page_cache.CachedBoardPageMiddleware."""
         return ("api-leaderboard", sorted((k, tuple(v)) for k, v in query.lists()))
 
     @extend_schema(operation_id="leaderboard_read", tags=["leaderboard"], parameters=[InputSerializer],
@@ -309,7 +306,7 @@ class LeaderboardApi(APIView):
 
         # the whole answer, once per board version and query string (the version covers which split it names;
         # leaderboard.board_cache): a cached answer costs one query
-        return board_cached_response(request, self._key_parts(request.query_params), data)
+        return board_cached_response(request, self.answer_key_parts(request.query_params), data)
 
     @staticmethod
     def _data(request, split: Split, language: str) -> dict[str, Any]:
