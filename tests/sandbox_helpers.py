@@ -81,3 +81,18 @@ def host_address() -> str | None:
             return probe.getsockname()[0]
         except OSError:
             return None
+
+
+def java_task_run(tmp_path, hidden_test: str, tests_total: int):
+    """A TaskRun of javalin-task-manager (no backend, not started) whose hidden suite is `hidden_test`, the source of
+    tests/ApiTest.java, with N = `tests_total`: for white-box tests of how the runner reads reports."""
+    from core.engine.runner import TaskRun
+    from core.engine.spec import TaskSpec
+    from core.engine.toolchain import Toolchain
+
+    hidden = tmp_path / "hidden"
+    (hidden / "src" / "test" / "java" / "tests").mkdir(parents=True)
+    (hidden / "src" / "test" / "java" / "tests" / "ApiTest.java").write_text(hidden_test)
+    spec = TaskSpec(name="javalin-task-manager", language="java", port=18999, hidden_dir=hidden,
+                    tests_total=tests_total)
+    return TaskRun(spec=spec, repo_src=None, backend=None, work_root=tmp_path / "work", toolchain=Toolchain())

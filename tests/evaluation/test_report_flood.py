@@ -13,10 +13,9 @@ import tracemalloc
 
 from core.engine.runner import REPORT_CASE_MARGIN, TaskRun
 from core.engine.sentinels import CASES_PER_RUN
-from core.engine.spec import TaskSpec
-from core.engine.toolchain import Toolchain
 from core.grading import junit
 from core.sandbox import ExecResult
+from tests.sandbox_helpers import java_task_run
 
 HIDDEN_TEST = """package tests;
 
@@ -27,11 +26,7 @@ public class ApiTest {
 
 
 def _java_run(tmp_path) -> TaskRun:
-    hidden = tmp_path / "hidden"
-    (hidden / "src" / "test" / "java" / "tests").mkdir(parents=True)
-    (hidden / "src" / "test" / "java" / "tests" / "ApiTest.java").write_text(HIDDEN_TEST)
-    spec = TaskSpec(name="javalin-task-manager", language="java", port=18999, hidden_dir=hidden, tests_total=15)
-    return TaskRun(spec=spec, repo_src=None, backend=None, work_root=tmp_path / "work", toolchain=Toolchain())
+    return java_task_run(tmp_path, HIDDEN_TEST, 15)
 
 
 def _flood(path, cases: int):

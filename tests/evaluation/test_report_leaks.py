@@ -15,10 +15,11 @@ import os
 import shutil
 
 from core.engine.runner import MAX_CASE_SUFFIX, TaskRun, surefire_check
+from core.grading.junit import parse_junit
 from core.engine.spec import TaskSpec
 from core.engine.toolchain import Toolchain
-from core.grading.junit import parse_junit
 from core.sandbox import ExecResult
+from tests.sandbox_helpers import java_task_run
 
 SECRET = "assertEquals(201, response.getStatus()); // hidden7f3a"
 HIDDEN_TEST = f"""package tests;
@@ -43,11 +44,7 @@ public class ApiTest {{
 
 
 def _java_run(tmp_path) -> TaskRun:
-    hidden = tmp_path / "hidden"
-    (hidden / "src" / "test" / "java" / "tests").mkdir(parents=True)
-    (hidden / "src" / "test" / "java" / "tests" / "ApiTest.java").write_text(HIDDEN_TEST)
-    spec = TaskSpec(name="javalin-task-manager", language="java", port=18999, hidden_dir=hidden, tests_total=3)
-    return TaskRun(spec=spec, repo_src=None, backend=None, work_root=tmp_path / "work", toolchain=Toolchain())
+    return java_task_run(tmp_path, HIDDEN_TEST, 3)
 
 
 def _sentinel_cases(run: TaskRun) -> str:
