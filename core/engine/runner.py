@@ -6,6 +6,7 @@ submission are results.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -95,6 +96,30 @@ def _processing_args(pom: Path) -> list[str]:
     cannot turn processing back on (`proc` and `-proc` are refused: untrusted_tree.COMPILER_HOOK_SETTINGS)."""
     text = untrusted_tree.read_regular(pom, limit=4 * 1024 * 1024) or b""
     return [] if b"annotationProcessorPaths" in text else ["-Dmaven.compiler.proc=none"]
+
+
+@contextlib.contextmanager
+def _services_hidden(classes: Path, aside: Path):
+    """Move `classes`/META-INF/services (the submission's own service entries) to `aside` while the block runs, then
+    back. The platform's compilation of the hidden tests runs javac in Maven's JVM with the built classes on its
+    class path, and a processor found there (a genuine dependency's, whatever -proc says: a compiler plugin older
+    than 3.12 has no property for it) loads its extensions with ServiceLoader from that class path: red team
+    rounds 13 and 14 had AutoValue load an extension of the submission's whose exit hook replaced the compiled
+    hidden tests. The services are back before surefire runs (the application needs them). Limit: a processor that
+    loads code named by another resource of the class path, or an extension shipped in a published jar."""
+    services = classes / "META-INF" / "services"
+    moved = services.is_dir() and not services.is_symlink()
+    if moved:
+        os.rename(services, aside)
+    try:
+        yield
+    finally:
+        if moved:
+            if services.is_dir() and not services.is_symlink():  # made while hidden: the submission's own wins
+                shutil.rmtree(services)
+            elif services.exists() or services.is_symlink():
+                services.unlink()
+            os.rename(aside, services)
 
 
 class _Stop(Exception):
@@ -604,8 +629,9 @@ class TaskRun:
         base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
                 str(self.work.runner / "settings.xml")]
         deadline = time.monotonic() + self.spec.limits.test_suite
-        compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL, *_processing_args(copy / "pom.xml")],
-                                          deadline)
+        with _services_hidden(copy / "target" / "classes", self.work.runner / "services-during-compile"):
+            compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL, *_processing_args(copy / "pom.xml")],
+                                              deadline)
         if not compiled.ok:
             return compiled, []
         changed = self._hidden_sources_changed(copy / "src" / "test")
@@ -622,7 +648,9 @@ class TaskRun:
             "-Dsurefire.includeJUnit5Engines=junit-jupiter",
             # The fork's JVM options are the platform's alone (a pom may not set argLine): no attach listener, so no
             # agent can be loaded into the test JVM to rewrite the hidden tests' code (red team round 12).
-            f"-DargLine={TEST_JVM_OPTIONS}"], deadline)
+            f"-DargLine={TEST_JVM_OPTIONS}",
+            # ... in a forked JVM, or that argLine would not apply (a pom may not set the fork: round 14)
+            "-DforkCount=1", "-DreuseForks=true"], deadline)
         return result, sorted(reports.glob("TEST-*.xml"))
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:

@@ -115,7 +115,12 @@ TEST_RUN_SETTINGS = ("argLine", "additionalClasspathElements", "configurationPar
                      "classpathDependencyExcludes", "classpathDependencyScopeExclude", "systemPropertiesFile", "jvm",
                      "skipAfterFailureCount", "debugForkedProcess", "forkNode", "includeJUnit5Engines",
                      "excludeJUnit5Engines",
-                     "testFailureIgnore", "reportFormat", "redirectTestOutputToFile", "objectFactory")
+                     "testFailureIgnore", "reportFormat", "redirectTestOutputToFile", "objectFactory",
+                     # how and where the tests run: with forkCount 0 they run in Maven's own JVM, which the
+                     # platform's argLine never reaches, so an agent could be attached again (red team round 14)
+                     "forkCount", "forkMode", "reuseForks", "useSystemClassLoader", "useManifestOnlyJar",
+                     "useModulePath", "workingDirectory", "rerunFailingTestsCount", "childDelegation", "parallel",
+                     "threadCount", "useUnlimitedThreads", "perCoreThreadCount")
 
 
 _JUNIT_KEYS = ("junit.jupiter.", "junit.platform.")
@@ -153,6 +158,11 @@ def _test_run_setting(pom: str, *, plugins: tuple[str, ...] = ("maven-surefire-p
                     return f"the {name} property"
         if tag in ("testOutputDirectory", "testSourceDirectory"):  # where the hidden tests are compiled from / to
             return tag
+        if tag in ("relativePath", "module"):  # every pom Maven reads must be a pom.xml the checks read (round 14)
+            value = (element.text or "").strip().rstrip("/")
+            last = value.rsplit("/", 1)[-1]
+            if value and "." in last.strip(".") and last != "pom.xml":
+                return f"a {tag} naming a file other than pom.xml ({value}), which no check of the platform reads"
         if tag in ("resource", "testResource"):
             folder = _child_text(element, "directory")
             if folder.startswith(("/", "${user.", "${env.", "${java.io.tmpdir}")) or ".." in folder:

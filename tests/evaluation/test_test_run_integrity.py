@@ -243,6 +243,43 @@ def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why
     assert why in (_test_run_setting(pom) or "")
 
 
+@pytest.mark.parametrize(("pom", "why"), [
+    # red team round 14: a parent under another file name escaped every check; forkCount 0 ran the tests in Maven's
+    # own JVM, out of the platform's argLine
+    ("<project><parent><relativePath>build-settings.xml</relativePath></parent></project>", "relativePath"),
+    ("<project><modules><module>other/build.xml</module></modules></project>", "module"),
+    ("<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
+     "<forkCount>0</forkCount></configuration></plugin></plugins></build></project>", "forkCount"),
+])
+def test_a_pom_hidden_under_another_name_or_an_unforked_test_run_is_named(pom, why):
+    from core.engine.untrusted_tree import _test_run_setting
+
+    assert why in (_test_run_setting(pom) or "")
+
+
+@pytest.mark.parametrize("pom", [
+    "<project><parent><relativePath>../pom.xml</relativePath></parent></project>",
+    "<project><parent><relativePath/></parent><modules><module>api</module><module>web/pom.xml</module></modules>"
+    "</project>",
+])
+def test_ordinary_parents_and_modules_are_allowed(pom):
+    from core.engine.untrusted_tree import _test_run_setting
+
+    assert _test_run_setting(pom) is None
+
+
+def test_the_submissions_services_are_away_while_the_hidden_tests_compile(tmp_path):
+    from core.engine.runner import _services_hidden
+
+    services = tmp_path / "classes" / "META-INF" / "services"
+    services.mkdir(parents=True)
+    (services / "com.google.auto.value.extension.AutoValueExtension").write_text("evil.Ext\n")
+    with _services_hidden(tmp_path / "classes", tmp_path / "aside"):
+        assert not services.exists()  # what javac's processors could load from the class path
+    assert (services / "com.google.auto.value.extension.AutoValueExtension").read_text() == "evil.Ext\n"
+    assert not (tmp_path / "aside").exists()
+
+
 @pytest.mark.parametrize("arg", ["-parameters", "-deprecation", "-Xlint:all", "-Amicronaut.processing.group=x",
                                  "-Werror", "-source"])
 def test_ordinary_compiler_options_are_allowed(arg):
