@@ -248,6 +248,9 @@ def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why
     # own JVM, out of the platform's argLine
     ("<project><parent><relativePath>build-settings.xml</relativePath></parent></project>", "relativePath"),
     ("<project><modules><module>other/build.xml</module></modules></project>", "module"),
+    ("<project><properties><x>-proc:full</x></properties><build><plugins><plugin><artifactId>maven-compiler-plugin"
+     "</artifactId><configuration><compilerArgs><arg>${x}</arg></compilerArgs></configuration></plugin></plugins>"
+     "</build></project>", "-proc"),
     ("<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
      "<forkCount>0</forkCount></configuration></plugin></plugins></build></project>", "forkCount"),
 ])
