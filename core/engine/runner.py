@@ -87,15 +87,26 @@ def redact_hidden_tests(text: str) -> str:
     return "".join("[a line about the hidden tests was removed]\n" if "src/test/" in line else line for line in lines)
 
 
-def _processing_args(pom: Path) -> list[str]:
+#: Packages whose tests need annotation processing when they are compiled (Micronaut's processors make the test
+#: class a bean): a hidden suite that imports one is compiled with the processors the pom names.
+PROCESSING_PACKAGES = (b"io.micronaut",)
+
+
+def hidden_suite_needs_processing(hidden_tests: Path) -> bool:
+    """True when a source file of the benchmark's hidden tests (`hidden_tests`, trusted) imports one of
+    PROCESSING_PACKAGES."""
+    return any(package in path.read_bytes() for path in hidden_tests.rglob("*.java") if path.is_file()
+               for package in PROCESSING_PACKAGES)
+
+
+def _processing_args(needs_processing: bool) -> list[str]:
     """Maven arguments for the platform's compilation of the hidden tests: `-Dmaven.compiler.proc=none` unless the
-    pom names its annotation processors by artifact (`annotationProcessorPaths`: javac then takes processors from
-    those verified jars alone, as Micronaut's tests need). Without it javac would discover processors on the class
-    path, which holds the submission's classes and any dependency it chose: red team round 13's AutoValue loaded
-    an extension of the submission's from target/classes, whose exit hook replaced the compiled hidden tests. A pom
-    cannot turn processing back on (`proc` and `-proc` are refused: untrusted_tree.COMPILER_HOOK_SETTINGS)."""
-    text = untrusted_tree.read_regular(pom, limit=4 * 1024 * 1024) or b""
-    return [] if b"annotationProcessorPaths" in text else ["-Dmaven.compiler.proc=none"]
+    hidden suite needs processing (`hidden_suite_needs_processing`, decided from the benchmark's files, never from
+    the submission's pom: red team round 14 turned it back on with a comment naming annotationProcessorPaths).
+    Processors found on the class path, which holds the submission's classes, would otherwise run: red team round
+    13's AutoValue loaded an extension of the submission's whose exit hook replaced the compiled hidden tests. The
+    property is read by maven-compiler-plugin 3.12 and later only; `_services_hidden` covers older ones."""
+    return [] if needs_processing else ["-Dmaven.compiler.proc=none"]
 
 
 @contextlib.contextmanager
@@ -629,8 +640,11 @@ class TaskRun:
         base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
                 str(self.work.runner / "settings.xml")]
         deadline = time.monotonic() + self.spec.limits.test_suite
-        with _services_hidden(copy / "target" / "classes", self.work.runner / "services-during-compile"):
-            compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL, *_processing_args(copy / "pom.xml")],
+        processing = hidden_suite_needs_processing(self.spec.hidden_dir / "src" / "test")
+        hide = nullcontext() if processing else _services_hidden(copy / "target" / "classes",
+                                                                 self.work.runner / "services-during-compile")
+        with hide:  # Micronaut's processors read the application's bean services: a documented limit there
+            compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL, *_processing_args(processing)],
                                               deadline)
         if not compiled.ok:
             return compiled, []

@@ -295,21 +295,21 @@ def test_ordinary_compiler_options_are_allowed(arg):
     assert _test_run_setting(pom) is None
 
 
-@pytest.mark.parametrize(("pom", "args"), [
-    ("<project><dependencies><dependency><artifactId>auto-value</artifactId></dependency></dependencies></project>",
-     ["-Dmaven.compiler.proc=none"]),
-    ("<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
-     "<annotationProcessorPaths><path><artifactId>micronaut-inject-java</artifactId></path>"
-     "</annotationProcessorPaths></configuration></plugin></plugins></build></project>", []),
-])
-def test_the_hidden_tests_are_compiled_without_processors_found_on_the_class_path(tmp_path, pom, args):
-    # Red team round 13: AutoValue, a genuine dependency, loaded an extension of the submission's from target/classes
-    # while the platform compiled the hidden tests; processors come from annotationProcessorPaths or not at all.
-    from core.engine.runner import _processing_args
+def test_the_hidden_tests_are_compiled_without_processors_unless_the_suite_needs_them(tmp_path):
+    # Red team rounds 13 and 14: processors found on the class path ran an extension of the submission's; whether
+    # processing is on is decided from the benchmark's hidden tests, never from the pom's text (a comment naming
+    # annotationProcessorPaths turned it back on).
+    from core.engine.runner import _processing_args, hidden_suite_needs_processing
 
-    (tmp_path / "pom.xml").write_text(pom)
+    plain, micronaut = tmp_path / "plain", tmp_path / "micronaut"
+    (plain / "java" / "tests").mkdir(parents=True)
+    (plain / "java" / "tests" / "ApiTest.java").write_text("import org.junit.jupiter.api.Test;\nclass ApiTest {}\n")
+    (micronaut / "java" / "tests").mkdir(parents=True)
+    (micronaut / "java" / "tests" / "ApiTest.java").write_text(
+        "import io.micronaut.test.extensions.junit5.annotation.MicronautTest;\n@MicronautTest class ApiTest {}\n")
 
-    assert _processing_args(tmp_path / "pom.xml") == args
+    assert _processing_args(hidden_suite_needs_processing(plain)) == ["-Dmaven.compiler.proc=none"]
+    assert _processing_args(hidden_suite_needs_processing(micronaut)) == []
 
 
 def test_annotation_processors_named_by_artifact_are_allowed():
