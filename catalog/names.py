@@ -173,9 +173,13 @@ def refused_character(text: str, *, multiline: bool = False) -> str | None:
     tabs are allowed when `multiline`). The fifth break-it pass of issue 13 put Hangul fillers, the braille blank
     and U+FFFC in a submission's note."""
     allowed = MULTILINE_ALLOWED if multiline else frozenset()
-    return next((c for c in text if c not in allowed and (
-        unicodedata.category(c) in REFUSED_CATEGORIES or _is_default_ignorable(c) or _draws_as_blank(c)
-        or (c != " " and (c.isspace() or unicodedata.category(c) == "Zs")))), None)
+    return next((c for c in text if c not in allowed and _hides_or_blanks(c)), None)
+
+
+def _hides_or_blanks(char: str) -> bool:
+    """True for a character `refused_character` refuses (before the line breaks a multi-line text may hold)."""
+    return (unicodedata.category(char) in REFUSED_CATEGORIES or _is_default_ignorable(char) or _draws_as_blank(char)
+            or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs")))
 
 
 def text_problem(text: str, *, what: str, multiline: bool = False) -> str | None:
@@ -184,10 +188,7 @@ def text_problem(text: str, *, what: str, multiline: bool = False) -> str | None
     MAX_STACKED_MARKS combining marks per character."""
     char = refused_character(text, multiline=multiline)
     if char is None:
-        if stacked_marks(text):
-            return (f"{what} stacks more than {MAX_STACKED_MARKS} combining marks on one character, which draw over "
-                    "the rows around it; type it again with fewer.")
-        return None
+        return _stacked_marks_problem(text, what)
     label = unicodedata.name(char, f"U+{ord(char):04X}")
     return (f"{what} holds an invisible, blank-looking or control character, or a space other than a plain one "
             f"({label}, U+{ord(char):04X}), which would hide or reorder text on the leaderboard; type it again "
@@ -198,12 +199,7 @@ def name_refused_character(name: str) -> str | None:
     """The first character of `name` that no system or team name may hold, or None: what no text of the board may
     hold (`refused_character`), a Default_Ignorable_Code_Point (DEFAULT_IGNORABLE_RANGES), a blank-looking
     character (BLANK_LOOKING) or whitespace other than a plain space (U+0020)."""
-    for char in name:
-        if (unicodedata.category(char) in REFUSED_CATEGORIES or _is_default_ignorable(char)
-                or _draws_as_blank(char) or (char != " " and (char.isspace() or unicodedata.category(char) == "Zs"))
-                or _foreign_symbol(char)):
-            return char
-    return None
+    return next((char for char in name if _hides_or_blanks(char) or _foreign_symbol(char)), None)
 
 
 def _foreign_symbol(char: str) -> bool:
@@ -228,6 +224,14 @@ def stacked_marks(text: str) -> bool:
     return False
 
 
+def _stacked_marks_problem(text: str, what: str) -> str | None:
+    """The refusal of `text` (its subject `what`, e.g. "The name") when it stacks marks (`stacked_marks`), or None."""
+    if not stacked_marks(text):
+        return None
+    return (f"{what} stacks more than {MAX_STACKED_MARKS} combining marks on one character, which draw over the "
+            "rows around it; type it again with fewer.")
+
+
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be a system's or a team's name (a sentence saying what to change), or None when it can:
     blank, over MAX_LENGTH characters, holding a character `name_refused_character` refuses (the message names
@@ -246,16 +250,17 @@ def name_problem(name: str) -> str | None:
                 "the name look like another on the leaderboard; type it again without it.")
     if name.strip().isdigit():
         return "A name cannot be only digits (numbers refer to systems by id): add a letter."
-    if stacked_marks(name):
-        return (f"The name stacks more than {MAX_STACKED_MARKS} combining marks on one character, which draw over "
-                "the rows around it; type it again with fewer.")
-    if not name_skeleton(name):
+    stacked = _stacked_marks_problem(name, "The name")
+    if stacked:
+        return stacked
+    skeleton, badges_only = _compared(name)
+    if not skeleton:
         return ("A name needs at least one letter or digit: punctuation, symbols and dashes alone read as the same "
                 "(empty) name on the leaderboard.")
-    if only_decorations(name):
+    if badges_only:
         return ("A name cannot be made only of the badge words the leaderboard shows beside names (verified, "
                 "reported, oracle, open source, agent endpoint): add the system's own name.")
-    if len(name_skeleton(name)) > MAX_SKELETON_LENGTH:
+    if len(skeleton) > MAX_SKELETON_LENGTH:
         return (f"The name is too long once its characters are spelled out (some, such as U+FDFA, stand for many "
                 f"letters): keep it under {MAX_SKELETON_LENGTH} letters that way.")
     return None
@@ -282,14 +287,20 @@ def name_skeleton(name: str) -> str:
     spaces and punctuation ("Demo-Agent-Alpha", "Demo.Agent.Alpha" and "DemoAgentAlpha" read as "Demo Agent
     Alpha"; the second break-it pass of issue 13), punctuation before the mapping unless its prototype is plain
     letters or digits ("‖" stays "ll"), symbols and dash-like letters after it (DASH_LIKE: an em dash, "ー", "─"
-    all read as the hyphen they look like; the fourth pass), and the badge words the board draws beside a name at
-    its end (DECORATIONS: "Demo Agent Alpha (verified)" is "Demo Agent Alpha"), never down to nothing. Latin
+    all read as the hyphen they look like; the fourth pass), and the badge words the board draws beside a name,
+    wherever they stand as words (DECORATIONS: "Demo Agent Alpha (verified)" is "Demo Agent Alpha"), never down to
+    nothing. Latin
     letters NFD leaves whole are read from their Unicode names (`_latin_letter`: "ȷ" is a "j"). Default-ignorable
     characters, which the standard drops, are refused in names instead (`name_refused_character`); here they are
     dropped, so a name stored before that rule still has a skeleton that matches its look."""
+    return _compared(name)[0]
+
+
+def _compared(name: str) -> tuple[str, bool]:
+    """(`name_skeleton(name)`, whether every word of `name` is a badge word: `only_decorations`)."""
     words = [_bare_skeleton(word) for word in _words(name)]
     kept = _without_decorations(words)
-    return "".join(kept) if any(kept) else "".join(words)
+    return ("".join(kept) if any(kept) else "".join(words)), bool(words) and not any(kept)
 
 
 def _words(name: str) -> list[str]:
@@ -332,8 +343,7 @@ def _without_decorations(words: list[str]) -> list[str]:
 
 def only_decorations(name: str) -> bool:
     """True when every word of `name` is a badge word (DECORATIONS): "verified", "(reported)", "open source"."""
-    words = [_bare_skeleton(word) for word in _words(name)]
-    return bool(words) and not any(_without_decorations(words))
+    return _compared(name)[1]
 
 
 def _bare_skeleton(name: str) -> str:

@@ -85,7 +85,7 @@ def generation_open(*, system: System, split: Split, user: User | AnonymousUser 
                                 "has finished generating.")
         submission = Submission.objects.create(
             system=system, split=split, submitted_by=user if getattr(user, "pk", None) else None,
-            token=pysecrets.token_hex(12), archive_name="", note=note[:300], is_public=is_public,
+            token=pysecrets.token_hex(12), archive_name="", note=note, is_public=is_public,
             status=Submission.Status.GENERATING, source=Submission.Source.ENDPOINT)
         GenerationCall.objects.bulk_create(GenerationCall(submission=submission, task=t) for t in tasks)
     return submission

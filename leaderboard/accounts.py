@@ -30,9 +30,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.conflicts import Unique, unique_refusal
-from catalog.models import Team
+from catalog.models import Team, reserved_name_problem
 from catalog.services import team_for_user
-from catalog.models import reserved_name_problem
 from catalog.names import name_problem, name_skeleton
 from leaderboard.models import AccountEmail, AccountName
 

@@ -202,8 +202,8 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
     not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
     split, is byte-identical to another team's submission on the split or holds the same files
-    (`duplicate_check`), the note is refused (`note_check`), or the team's daily quota is used up; MissingTasks when tasks of the split are
-    missing and not `allow_missing`. With missing
+    (`duplicate_check`), the note is refused (`note_check`), or the team's daily quota is used up; MissingTasks
+    when tasks of the split are missing and not `allow_missing`. With missing
     tasks allowed, the submission's warnings start with `missing_tasks_notice` and its `missing_reasons` name each
     missing task (its status page shows them `missing` from the start, not pending).
     """
@@ -221,7 +221,7 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     quota_check(system=system)  # both refused early; checked again under their locks below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
-                            archive_sha256=sha256, content_sha256=manifest.content_sha256, note=note[:300],
+                            archive_sha256=sha256, content_sha256=manifest.content_sha256, note=note,
                             is_public=is_public,
                             layout_warnings=([missing_tasks_notice(missing)] if missing else [])
                             + manifest.layout_warnings(task_names),
