@@ -112,9 +112,25 @@ def team_for_user(*, user: User) -> Team:
     the rule of every team name (`team_name_problem`: no hidden character, not reserved, no look-alike of another
     team: "DEMO" or "dеmo" with a Cyrillic е may not pass for "demo"), else the first free of "<username>-2",
     "<username>-3" ... and, for a username no team name may hold, "team-<user id>", "team-<user id>-2" ...
-    (the sign-up page tells the user the name: `personal_team_renamed`)."""
+    (the sign-up page tells the user the name: `personal_team_renamed`).
+
+    One personal team per user, also for two first requests at the same moment: the creation holds the user's row
+    (`_user_lock`) and looks for a team again, so the later request finds the earlier one's team (the sixth
+    break-it pass of issue 13: both made one). Raises TeamError in the unlikely case that every name tried was
+    taken by a concurrent write (`_personal_team_create`)."""
     team = user.teams.order_by("pk").first()
-    return team if team is not None else _personal_team_create(user)
+    if team is not None:
+        return team
+    with transaction.atomic():
+        _user_lock(user)
+        team = user.teams.order_by("pk").first()
+        return team if team is not None else _personal_team_create(user)
+
+
+def _user_lock(user: User) -> None:
+    """Hold `user`'s row until the current transaction ends (SELECT ... FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE
+    transactions are serial already). Call it inside transaction.atomic()."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
 
 
 #: Tries at a free personal team name when each one chosen is taken by a concurrent write before it is stored.
@@ -122,22 +138,35 @@ PERSONAL_TEAM_TRIES = 3
 
 
 def _personal_team_create(user: User) -> Team:
-    """Create the user's personal team under the first free name (`_personal_team_name`); a name another team
-    took between the choice and the write (a unique violation on the team's table) is chosen again, up to
-    PERSONAL_TEAM_TRIES times. Raises the IntegrityError of the last try, or any other one."""
-    for _ in range(PERSONAL_TEAM_TRIES - 1):
+    """Create the user's personal team under the first free name (`_personal_team_name`); a name another write took
+    between the choice and the write (a unique violation on the team's table, or another team's look-alike system:
+    `_personal_team_insert`) is chosen again, up to PERSONAL_TEAM_TRIES times. Raises the IntegrityError of the last
+    try, or any other one; TeamError when the last name tried looked like a system stored meanwhile."""
+    for attempt in range(PERSONAL_TEAM_TRIES):
         try:
-            return _personal_team_insert(user)
+            team = _personal_team_insert(user)
         except IntegrityError as exc:
-            if not Unique(Team).violated_by(exc):
+            if attempt == PERSONAL_TEAM_TRIES - 1 or not Unique(Team).violated_by(exc):
                 raise
-    return _personal_team_insert(user)
+            continue
+        if team is not None:
+            return team
+    raise TeamError("No name could be chosen for your personal team: other teams took each one at the same "
+                    "moment. Try again.")
 
 
-def _personal_team_insert(user: User) -> Team:
-    """One try of `_personal_team_create`, in a savepoint. Raises IntegrityError when the name was taken."""
+def _personal_team_insert(user: User) -> Team | None:
+    """One try of `_personal_team_create`, in a savepoint: the team under the chosen name, with the user as its
+    member; None (nothing kept) when a system of another team that looks like the name was stored since the name was
+    chosen (asked again under catalog.conflicts.names_lock, as `team_rename` does: the sixth break-it pass of issue
+    13 stored a personal team "erin" beside another team's system "ERIN" created at that moment). Raises
+    IntegrityError when another team took the name."""
     with transaction.atomic():
         team = Team.objects.create(name=_personal_team_name(user))
+        names_lock()  # then the other kind, which no constraint of this table covers (catalog.conflicts)
+        if _system_lookalike_problem(team.name, exclude=team.pk):
+            transaction.set_rollback(True)
+            return None
         team.members.add(user)
     return team
 
@@ -370,7 +399,8 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     @) to join `team`; the invitee is told by e-mail when the account has an address. Raises PermissionError when
     `by` is not a member, TeamError when no such account exists, it is a member already, has a pending invitation
     to the team (also one made at the same moment: `_already_invited`), or the team has TEAM_MAX_MEMBERS members
-    (pending invitations included)."""
+    (pending invitations included; counted under the team's lock, `_team_lock`, so two invitations to the last
+    place at once cannot both be made: the sixth break-it pass of issue 13)."""
     _member_check(team, by)
     who = (who or "").strip()
     if "@" in who:
@@ -387,17 +417,27 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
     if pending.filter(invitee=invitee).exists():
         raise _already_invited(team, invitee)
-    if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
-        raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations included.")
-    with unique_refusal(Unique.named(TeamInvitation, "invitation_one_pending"),
-                        refusal=lambda: _already_invited(team, invitee)):
-        invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by)
+    with transaction.atomic():
+        _team_lock(team)  # two invitations to the last place at once: the later one counts the earlier one
+        if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
+            raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations "
+                            "included.")
+        with unique_refusal(Unique.named(TeamInvitation, "invitation_one_pending"),
+                            refusal=lambda: _already_invited(team, invitee)):
+            invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by)
     if invitee.email:
         send_mail(f"[RepoGenesis Leaderboard] {by.username} invites you to the team {team.name}",
                   f"{by.username} invites you to join the team {team.name} on the RepoGenesis Leaderboard: its "
                   "members submit for its systems and share its daily quota.\n\n"
                   f"Accept or decline on {settings.SITE_URL}/teams/\n", None, [invitee.email], fail_silently=True)
     return invitation
+
+
+def _team_lock(team: Team) -> None:
+    """Hold `team`'s row until the current transaction ends: its members and pending invitations are counted against
+    TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`). PostgreSQL: SELECT ... FOR UPDATE; SQLite's
+    IMMEDIATE transactions are serial already. Call it inside transaction.atomic()."""
+    Team.objects.select_for_update().filter(pk=team.pk).values_list("pk").first()
 
 
 def _already_invited(team: Team, invitee: User) -> TeamError:
@@ -408,19 +448,26 @@ def _already_invited(team: Team, invitee: User) -> TeamError:
 
 def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:
     """The invitee accepts (joins the team) or declines a pending invitation; a member of the team may revoke it
-    (accept=False). Raises PermissionError for anyone else and TeamError when it is no longer pending."""
+    (accept=False). Raises PermissionError for anyone else, TeamError when it is no longer pending or, on accepting,
+    when the team has TEAM_MAX_MEMBERS members already (counted under the team's lock, `_team_lock`: two invitees
+    accepting at once cannot both pass the limit; the refused invitation stays pending)."""
     is_invitee = invitation.invitee_id == user.pk
     if not is_invitee and not (not accept and user_in_team(user=user, team=invitation.team)):
         raise PermissionError("only the invited account can answer this invitation")
     status = (TeamInvitation.Status.ACCEPTED if accept else
               TeamInvitation.Status.DECLINED if is_invitee else TeamInvitation.Status.REVOKED)
     with transaction.atomic():
+        _team_lock(invitation.team)  # accepting grows the team: counted under its lock
         if not TeamInvitation.objects.filter(pk=invitation.pk, status=TeamInvitation.Status.PENDING).update(
                 status=status, answered_at=timezone.now()):
             invitation.refresh_from_db()
             raise TeamError(f"This invitation is already {invitation.status}.")
         if accept:
-            invitation.team.members.add(user)
+            team = invitation.team
+            if not team.members.filter(pk=user.pk).exists() and team.members.count() >= settings.TEAM_MAX_MEMBERS:
+                raise TeamError(f"{team.name} is full: a team has at most {settings.TEAM_MAX_MEMBERS} members. Ask a "
+                                "member to make room, then accept again.")
+            team.members.add(user)
     invitation.refresh_from_db()
     return invitation
 
