@@ -94,7 +94,24 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     "ĸ": "k", "ƅ": "b", "Ƅ": "b",
                     # letters and marks of other scripts drawn as a Latin letter that it does not map there (the
                     # fifth pass: "Copiㅣot", "Copi丨ot", "Copi।ot", "demㅇ", "ᑕursor", "MetaᎶPT")
-                    "ㅣ": "l", "丨": "l", "〡": "l", "।": "l", "॥": "ll", "ㅇ": "o", "ᑕ": "c", "Ꮆ": "g"}
+                    "ㅣ": "l", "丨": "l", "〡": "l", "।": "l", "॥": "ll", "ㅇ": "o", "ᑕ": "c", "Ꮆ": "g",
+                    # letters drawn with (almost) the very glyph of a letter of another skeleton in DejaVu Sans and
+                    # Serif or Liberation Sans and Serif (the sixth pass drew every letter a name may hold and
+                    # compared the bitmaps): Cyrillic "м" is the small capital "ᴍ", Greek "ω" the Cyrillic "ѡ",
+                    # "ꜧ" the Cyrillic "ӈ", "ꞁ" the Hebrew "ן", "ւ" the small capital "ʟ", Armenian "ղ", "դ", "ր"
+                    # the "η" and "ɲ" that read "n", "ꞅ" the "ɼ"; "Լ", "Մ", "Ϗ", "ߓ" are "L", "U", "K", "F";
+                    # Cyrillic "п" is an "n" in Liberation; O's and C's with a dot inside or a stroke below read
+                    # as the letter, as accents do ("ʘ", "ꙩ", "ϙ", "ͼ", and the dotted syllabics "ᒫ", "ᑮ" of
+                    # "ᒪ" and "ᑭ", which read "L" and "p"); epigraphic "ꟾ" and "ꟿ" are "l" and "m"; Hebrew "ח" is
+                    # the Cyrillic "п"
+                    "м": "m", "ω": "w", "ꜧ": "h", "ꞁ": "l", "ւ": "l", "ղ": "n", "դ": "n", "ր": "n", "ꞅ": "r",
+                    "Լ": "l", "Մ": "u", "Ϗ": "k", "ߓ": "f", "п": "n", "ח": "n", "ᴆ": "d", "ʘ": "o", "ꙩ": "o",
+                    "Ꙭ": "oo", "ꙭ": "oo", "ϙ": "o", "Ͼ": "c", "ͼ": "c", "ꟾ": "l", "ꟿ": "m",
+                    "ᒫ": "l", "ᒸ": "l", "ᒹ": "l", "ᑮ": "p", "ᑸ": "p", "ᑹ": "p",
+                    # U+0674 ARABIC LETTER HIGH HAMZA, which confusables.txt writes after the letter for the
+                    # presentation forms of a letter with hamza ("ﺃ" -> "اٴ"): drawn as the hamza mark is, and
+                    # dropped like it ("Copiﺃot" read "Copiأot" yet had a skeleton of its own)
+                    "\u0674": ""}
 #: Characters drawn as a line between words that are letters, or that confusables.txt maps to a letter: dropped
 #: from skeletons like spaces and punctuation ("MS—Agent" read "MSーAgent" and passed for "MS-Agent", the fourth
 #: break-it pass of issue 13). The box-drawing and other symbols of that look are dropped as symbols.

@@ -255,3 +255,50 @@ def test_ascii_symbols_and_stacked_marks():
     assert name_problem("C++ Agent") is None and name_problem("A|B") is None
     assert name_problem("Ti\u1ebfng Vi\u1ec7t") is None  # Vietnamese: two marks on a letter
     assert "combining marks" in name_problem("Zq" + "\u0301" * 98)
+
+
+#: The sixth break-it pass of issue 13 drew every letter a name may hold in DejaVu Sans and Serif and Liberation Sans
+#: and Serif and compared the bitmaps: these are drawn (almost) exactly like a letter of another skeleton.
+SIXTH_PASS_TWINS = [
+    ("Demo Agent Alpha", "De\u043co Agent Alpha"),  # Cyrillic small em: the small capital M's very glyph
+    ("Web Coder", "\u03c9eb Coder"),  # Greek omega: the Cyrillic omega's glyph, which reads "w"
+    ("Hash Agent", "\ua727ash Agent"),  # heng: the glyph of Cyrillic en with hook, which reads "h"
+    ("Copilot", "Copi\ua781ot"),  # turned l: the glyph of Hebrew final nun, which reads "l"
+    ("Lab", "\u053cab"),  # Armenian capital liwn
+    ("Lab", "\u0582ab"),  # Armenian yiwn: the small capital L's glyph
+    ("nano", "\u0572ano"), ("nano", "\u0564ano"), ("nano", "\u0580ano"),  # Armenian ghad, da, reh: eta's, n's
+    ("Nano", "Na\u043fo"),  # Cyrillic pe, an "n" in Liberation Sans and Serif
+    ("Nano", "Na\u05d7o"),  # Hebrew het: the Cyrillic pe's glyph in DejaVu Sans
+    ("Lab", "\u14abab"), ("Spa", "S\u146ea"),  # Canadian syllabics maa and kii: ma and ki with a dot
+    ("Fox", "\u07d3ox"),  # N'Ko ba
+    ("Dev", "\u1d06ev"),  # small capital eth: a small capital D with a bar
+    ("rust", "\ua785ust"),  # insular s: the r with long leg's glyph
+    ("Opal", "\ua668pal"), ("Opal", "\u0298pal"), ("Opal", "\u2d59pal"),  # an O with a dot inside
+    ("Oops", "\ua66cps"),  # double monocular O
+    ("Opal", "\u03d9pal"),  # archaic koppa: an o with a stroke below, as o with dot below
+    ("Kit", "\u03cfit"), ("Cursor", "\u03feursor"), ("cursor", "\u037cursor"),  # kai; dotted lunate sigmas
+    ("Use", "\u0544se"),  # Armenian capital men
+    ("Copilot", "Copi\ua7feot"), ("Mode", "\ua7ffode"),  # epigraphic I longa and archaic M
+    ("Copilot", "Copi\ufe83ot"),  # Arabic alef with hamza, isolated form: "alef, high hamza" once mapped
+]
+
+
+@pytest.mark.parametrize("name, lookalike", SIXTH_PASS_TWINS)
+def test_the_sixth_break_it_passes_twins_share_the_skeleton(name, lookalike):
+    assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+def test_the_api_refuses_a_twin_of_a_refused_lookalike(owner, client):
+    _, auth = owner
+    assert client.post("/api/v1/systems/", {"name": "Demo Agent Alpha"}, **auth).status_code == 201
+    for lookalike in ("De\u1d0do Agent Alpha", "De\u043co Agent Alpha"):  # small capital M, then Cyrillic em
+        resp = client.post("/api/v1/systems/", {"name": lookalike}, **auth)
+        assert resp.status_code == 400 and "would look the same" in resp.json()["name"][0], (lookalike, resp.content)
+    assert System.objects.count() == 1
+
+
+def test_a_user_name_twin_is_refused(make_user):
+    from leaderboard.accounts import username_problem
+
+    make_user("Liam")
+    assert "looks like" in username_problem("\u053ciam")
