@@ -3,4 +3,6 @@
 Entry points: `evaluate_task` (one task in a sandbox), `inspect_archive` / `extract_archive`
 (checking and unpacking uploads), `evaluate_submission` (every task of an extracted submission).
 """
-EVALUATOR_VERSION = "1.0.0"
+#: The evaluator's version, stamped on every run; a run scored by another version is shown as outdated. 1.1.0: the
+#: hidden Java tests are compiled and run by the platform's own pom (docs/scoring.md "The test phase").
+EVALUATOR_VERSION = "1.1.0"

@@ -6,7 +6,6 @@ submission are results.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import re
@@ -27,12 +26,12 @@ from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, 
 from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
 from .runner_env import ensure_runner_env
-from .sentinels import CASES_PER_RUN, Sentinels
+from .sentinels import CASES_PER_RUN, RECORD_BYTES, Sentinels, recorded_passes
 from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
-from . import maven_repo, maven_verify, team_view, untrusted_tree, workspace
-from .whitebox import append_paths_module, submission_modules
+from . import maven_repo, maven_verify, team_view, test_pom, untrusted_tree, workspace
+from .whitebox import runner_plugins, submission_modules
 
 POLL_SECONDS = 0.25
 #: Endpoint probe limits in seconds: per request, and for the whole probe (the static check decides the rest).
@@ -56,25 +55,15 @@ _JAVA_METHOD = re.compile(r"([A-Za-z_$][\w$]*)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:
 _PYTHON_FUNCTION = re.compile(r"\bdef\s+([A-Za-z_]\w*)")
 
 
-#: JUnit configuration the platform imposes on every Java test run (as system properties, which take precedence over
-#: a `junit-platform.properties` on the classpath): no extension autodetection, so no extension of the submission's
+#: JUnit configuration the platform imposes on every Java test run (as configuration parameters and system
+#: properties, which take precedence over a `junit-platform.properties` on the classpath): no extension autodetection, so no extension of the submission's
 #: runs around the hidden tests; the sentinels still catch whatever else rewrites a verdict.
 JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "false"}
-#: Options of surefire's forked test JVM, set by the platform as surefire's `argLine` (untrusted_tree refuses a pom
-#: that sets it): the JDK's attach mechanism is off, so code of the submission running in an in-process suite's JVM
+#: Options of surefire's forked test JVM, the whole of its `argLine` in the platform's pom (test_pom): the JDK's
+#: attach mechanism is off, so code of the submission running in an in-process suite's JVM
 #: cannot attach an instrumentation agent to it (Byte Buddy's `ByteBuddyAgent.install()`, through a helper JVM) and
 #: rewrite the hidden test methods (red team round 12: every @Test body emptied, 15/15 for no route).
 TEST_JVM_OPTIONS = "-XX:+DisableAttachMechanism -Djdk.attach.allowAttachSelf=false"
-#: The test goal by its full plugin key: a plugin of the submission's pom that claims the `surefire` prefix is not run.
-SUREFIRE_TEST = "org.apache.maven.plugins:maven-surefire-plugin:test"
-#: The hidden test run, in two Maven invocations: the benchmark's test sources compiled by the runner (the pom's
-#: settings of that execution apply: Micronaut's annotation processors), then, once the sources are checked intact,
-#: surefire. Full plugin keys, no lifecycle: no other plugin of the submission's build runs. The benchmark's test
-#: resources are copied by the platform itself (no resources plugin of the pom's, whose targetPath or outputDirectory
-#: could write over the hidden sources).
-COMPILE_GOAL = "org.apache.maven.plugins:maven-compiler-plugin:testCompile@default-testCompile"
-
-
 def clean_log(text: str) -> str:
     """Drop terminal colour codes from a log shown to submitters."""
     return _ANSI.sub("", text)
@@ -85,52 +74,6 @@ def redact_hidden_tests(text: str) -> str:
     compiler errors never reveal hidden test names or code."""
     lines = text.splitlines(keepends=True)
     return "".join("[a line about the hidden tests was removed]\n" if "src/test/" in line else line for line in lines)
-
-
-#: Packages whose tests need annotation processing when they are compiled (Micronaut's processors make the test
-#: class a bean): a hidden suite that imports one is compiled with the processors the pom names.
-PROCESSING_PACKAGES = (b"io.micronaut",)
-
-
-def hidden_suite_needs_processing(hidden_tests: Path) -> bool:
-    """True when a source file of the benchmark's hidden tests (`hidden_tests`, trusted) imports one of
-    PROCESSING_PACKAGES."""
-    return any(package in path.read_bytes() for path in hidden_tests.rglob("*.java") if path.is_file()
-               for package in PROCESSING_PACKAGES)
-
-
-def _processing_args(needs_processing: bool) -> list[str]:
-    """Maven arguments for the platform's compilation of the hidden tests: `-Dmaven.compiler.proc=none` unless the
-    hidden suite needs processing (`hidden_suite_needs_processing`, decided from the benchmark's files, never from
-    the submission's pom: red team round 14 turned it back on with a comment naming annotationProcessorPaths).
-    Processors found on the class path, which holds the submission's classes, would otherwise run: red team round
-    13's AutoValue loaded an extension of the submission's whose exit hook replaced the compiled hidden tests. The
-    property is read by maven-compiler-plugin 3.12 and later only; `_services_hidden` covers older ones."""
-    return [] if needs_processing else ["-Dmaven.compiler.proc=none"]
-
-
-@contextlib.contextmanager
-def _services_hidden(classes: Path, aside: Path):
-    """Move `classes`/META-INF/services (the submission's own service entries) to `aside` while the block runs, then
-    back. The platform's compilation of the hidden tests runs javac in Maven's JVM with the built classes on its
-    class path, and a processor found there (a genuine dependency's, whatever -proc says: a compiler plugin older
-    than 3.12 has no property for it) loads its extensions with ServiceLoader from that class path: red team
-    rounds 13 and 14 had AutoValue load an extension of the submission's whose exit hook replaced the compiled
-    hidden tests. The services are back before surefire runs (the application needs them). Limit: a processor that
-    loads code named by another resource of the class path, or an extension shipped in a published jar."""
-    services = classes / "META-INF" / "services"
-    moved = services.is_dir() and not services.is_symlink()
-    if moved:
-        os.rename(services, aside)
-    try:
-        yield
-    finally:
-        if moved:
-            if services.is_dir() and not services.is_symlink():  # made while hidden: the submission's own wins
-                shutil.rmtree(services)
-            elif services.exists() or services.is_symlink():
-                services.unlink()
-            os.rename(aside, services)
 
 
 class _Stop(Exception):
@@ -184,6 +127,8 @@ class TaskRun:
         self.harvest_maven = harvest_maven
         self.maven_local = toolchain.maven_repo  # the task's own overlay once _build_java mounted it
         self.test_repo = toolchain.maven_repo  # the hidden test run's verified view (maven_verify) once built
+        self.test_dependencies: tuple[test_pom.Dependency, ...] = ()  # the build's test class path (_build_java)
+        self.test_boms: tuple[test_pom.Dependency, ...] = ()  # the BOMs its root pom imports (_build_java)
         self.key = uuid.uuid4().hex[:10]
         self.work = _Work(work_root / self.key)
         self.on_phase = on_phase or (lambda phase: None)
@@ -193,6 +138,7 @@ class TaskRun:
         self.passed = 0
         self.total = spec.tests_total
         self.not_believed = ""  # why a Java run's reports were not counted (surefire_check), shown in the detail
+        self.outcome_record: Path | None = None  # a pytest run's outcomes as its sentinel plugin recorded them
         self.install_deadline: float | None = None  # time.monotonic() at which the install phase's limit ends
         self.dsr = 0
         self.probe: dict[Endpoint, bool | None] = {}
@@ -309,7 +255,9 @@ class TaskRun:
     def _build_java(self, sb: TaskSandbox) -> None:
         """Build with Maven into the task's own repository (maven_repo: the platform's artifacts underneath, the
         task's downloads on top), online through the egress proxy unless configured offline or no overlay can be
-        mounted; then resolve the test provider while still online (the test phase has no network)."""
+        mounted; then, with the hidden tests still absent, list the test class path the build resolved
+        (test_pom.dependency_list_args) and, while still online, resolve what the platform's own test build needs
+        on top of it (its plugins, surefire's JUnit provider): the test phase has no network."""
         tc = self.toolchain
         merged = maven_repo.prepare(platform_repo=tc.maven_repo, env_dir=self.work.env, owner=sb.owner(Role.INSTALL))
         self.maven_local = merged or tc.maven_repo
@@ -321,21 +269,48 @@ class TaskRun:
             proxy = proxy_env.get("HTTPS_PROXY", "")
             settings.write_text(maven_repo.settings_xml(proxy_port=int(proxy.rsplit(":", 1)[1]) if proxy else None))
             base = ["mvn", *tc.maven_args(repo=self.maven_local, offline=not online), "-s", str(settings)]
-            result = sb.run([*base, "-q", "-DskipTests", "test-compile"], role=Role.INSTALL, cwd=self.work.repo,
-                            env={}, timeout=max(1.0, deadline - time.monotonic()), mounts=self._service_mounts())
+            result = self._install_maven(sb, [*base, "-q", "-DskipTests", "test-compile"], self.work.repo, deadline)
             self.logs["build"] = redact_hidden_tests(result.output)
             if not result.ok:
                 why = "timed out" if result.timed_out else f"exited with {result.returncode}"
                 raise _Stop("build_failed", f"mvn test-compile {why}")
-            if online:  # surefire resolves its JUnit provider only when a test class matches: the sentinel's
-                sb.run([*base, "-q", SUREFIRE_TEST,
-                        f"-Dtest={self.sentinels.java_class}#platformResolvesTheTestProviderOnly",
-                        "-Dsurefire.failIfNoSpecifiedTests=false", "-DfailIfNoTests=false"], role=Role.INSTALL,
-                       cwd=self.work.repo, env={}, timeout=max(1.0, deadline - time.monotonic()),
-                       mounts=self._service_mounts())
+            listed = self.work.env / "test-dependencies.txt"
+            self._install_maven(sb, [*base, "-q", *test_pom.dependency_list_args(str(listed))], self.work.repo,
+                                deadline)
+            self.test_dependencies = test_pom.parse_dependency_list(
+                (untrusted_tree.read_regular(listed, 1 << 20) or b"").decode(errors="replace"))
+            self.test_boms = test_pom.imported_boms(
+                (untrusted_tree.read_regular(self.work.repo / "pom.xml", 1 << 20) or b"").decode(errors="replace"))
+            if online:
+                self._resolve_test_build(sb, base, deadline)
         if merged is not None and self.harvest_maven:
             maven_repo.harvest(env_dir=self.work.env, platform_repo=tc.maven_repo)
         self._take_java_tests_from_service(verified_repo=merged is not None, online=online)
+
+    def _install_maven(self, sb: TaskSandbox, argv: list[str], cwd: Path, deadline: float) -> ExecResult:
+        return sb.run(argv, role=Role.INSTALL, cwd=cwd, env={}, timeout=max(1.0, deadline - time.monotonic()),
+                      mounts=self._service_mounts())
+
+    def _resolve_test_build(self, sb: TaskSandbox, base: list[str], deadline: float) -> None:
+        """Run the platform's test build once, on the sentinel class alone, in a scratch project of the task's env
+        folder, so that its plugins and surefire's JUnit provider (resolved only when a test class runs) are in the
+        build's Maven repository (and, once Central vouches for them, in the test run's). Its result is not used."""
+        scratch = self.work.env / "test-build"
+        self._plant_sentinel(scratch / "src" / "test")
+        (scratch / "pom.xml").write_text(self._test_pom_text(self.maven_local))
+        self._give(scratch, Role.INSTALL)
+        self._install_maven(sb, [*base, "-q", test_pom.goal("maven-compiler-plugin", "testCompile"),
+                                 test_pom.goal("maven-surefire-plugin", "test"),
+                                 f"-Dtest={self.sentinels.java_class}#{self.sentinels.must_pass}"], scratch, deadline)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    def _test_pom_text(self, repository: Path) -> str:
+        """The platform's pom for the hidden test run (test_pom), its Quarkus extensions read from `repository`."""
+        return test_pom.platform_pom(
+            self.test_dependencies, timeout=self.spec.limits.test_suite, jvm_options=TEST_JVM_OPTIONS,
+            junit_properties=JUNIT_PLATFORM_PROPERTIES,
+            keep_transitive=test_pom.bootstrap_extensions(self.test_dependencies, repository),
+            boms=tuple(b for b in self.test_boms if test_pom.in_repository(b, repository, "pom").is_file()))
 
     def _mount_test_repo(self, online: bool) -> None:
         """The hidden test run's Maven repository: the platform's, plus what the build fetched that Central vouches
@@ -363,49 +338,50 @@ class TaskRun:
             raise _Stop("tampered", f"{view.machinery}: the hidden tests run on JUnit's and surefire's own classes")
 
     def _take_java_tests_from_service(self, *, verified_repo: bool, online: bool) -> None:
-        """Copy the built repository for the test runner (links and special files left out: a symlinked
-        META-INF/services would be read by the JVM yet escape every check here), plant the hidden tests in that copy
-        only, and take the sentinel out of the service's. In the runner's copy the submission's JUnit service entries
-        and junit-platform.properties are removed, so no extension of the submission is found whatever its
-        configuration enables, and so are its annotation processors and compiler plugins (the runner compiles the
-        hidden tests itself, from the benchmark's files). For a black-box suite the copy holds the poms only: the
-        suite needs the dependencies they name, never the submission's classes or resources. A build whose files
-        would not fit the task's disk once copied (sparse files) ends `build_failed`."""
+        """Make the test runner's project, work/runner/repo: the platform's pom (test_pom: the build's test class
+        path, the platform's plugins and settings; the submission's poms and .mvn are never read by the test run),
+        the hidden tests with the sentinel, and for an in-process suite a copy of the built repository (its
+        target/classes are the main classes; links and special files left out: a symlinked META-INF/services would
+        be read by the JVM yet escape every check here) without the submission's JUnit service entries and
+        junit-platform.properties, so no extension of the submission is found whatever its configuration enables. A
+        black-box suite gets nothing of the submission's (red team round 8: a service-provider entry of
+        target/classes ran in its JVM and rewrote the reports). The sentinel is taken out of the service's tree. A
+        build whose files would not fit the task's disk once copied (sparse files) ends `build_failed`."""
         self.work.runner.mkdir(mode=0o700)
-        size = untrusted_tree.apparent_size(self.work.repo)
-        if size > self.spec.limits.disk_bytes:
-            raise _Stop("build_failed", f"the build left {size / 2**30:.1f} GiB of files (sparse files count in "
-                                        "full), more than the task's disk allows for the test run's copy")
-        # A black-box suite needs none of the submission's code or resources in its JVM (red team round 8: a
-        # service-provider entry of target/classes ran there and rewrote the reports): its copy keeps the poms only.
-        try:
-            untrusted_tree.copy_tree(self.work.repo, self.work.runner / "repo", links=False,
-                                     only_named=None if self.spec.in_process else "pom.xml")
-        except OSError as exc:  # the reason alone: the path is the worker's (and a name the build chose)
-            raise _Stop("build_failed", "the built repository could not be copied for the test run: "
-                                        f"{exc.strerror or type(exc).__name__}") from exc
+        runner_repo = self.work.runner / "repo"
+        if self.spec.in_process:
+            size = untrusted_tree.apparent_size(self.work.repo)
+            if size > self.spec.limits.disk_bytes:
+                raise _Stop("build_failed", f"the build left {size / 2**30:.1f} GiB of files (sparse files count in "
+                                            "full), more than the task's disk allows for the test run's copy")
+            try:
+                untrusted_tree.copy_tree(self.work.repo, runner_repo, links=False)
+            except OSError as exc:  # the reason alone: the path is the worker's (and a name the build chose)
+                raise _Stop("build_failed", "the built repository could not be copied for the test run: "
+                                            f"{exc.strerror or type(exc).__name__}") from exc
+        else:
+            runner_repo.mkdir()
         for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/maven-status"):
             untrusted_tree.remove_below(self.work.repo, rel)
         if verified_repo:
             self._mount_test_repo(online)
-        runner_repo = self.work.runner / "repo"
         # The runner compiles the hidden tests (_test_java), never trusting a class file the build wrote. Records of
         # the build's class path go too (Quarkus's serialized application model, target/quarkus/): they name jars of
-        # the build's own repository, which the test run does not read; Quarkus resolves its model again from the pom.
-        for rel in ("src/test", "target/test-classes", "target/quarkus"):
+        # the build's own repository, which the test run does not read; Quarkus resolves its model again from the
+        # platform's pom.
+        for rel in ("src/test", "target/test-classes", "target/quarkus", ".mvn", "pom.xml"):
             untrusted_tree.remove_below(runner_repo, rel)
+        (runner_repo / "pom.xml").write_text(self._test_pom_text(self.test_repo))
         self._plant_hidden_tests(runner_repo / "src" / "test")
-        untrusted_tree.remove_below(runner_repo, ".mvn")  # no jvm.config, maven.config or extensions of theirs
+        if not self.spec.in_process:
+            return
         untrusted_tree.remove_junit_configuration(runner_repo, keep_below="src/test")
         own = frozenset(name.rpartition(".")[0] for name in self.java_classes if "." in name)
-        # The whole build is checked, the service's tree included (a black-box run's copy has its poms only): a
-        # build that tries to rewrite the test run is flagged whether or not its classes could reach it.
-        rewrite = untrusted_tree.test_run_tampering(
-            runner_repo if self.spec.in_process else self.work.repo, keep_below="src/test",
-            repositories=(self.test_repo,), own_packages=own)
+        rewrite = untrusted_tree.test_run_tampering(runner_repo / "target" / "classes",
+                                                    repositories=(self.test_repo,), own_packages=own)
         if rewrite:
             raise _Stop("tampered", f"the build would change how the hidden tests run ({rewrite}): the platform runs "
-                                    "them with its own settings, so a submission may not configure the test run")
+                                    "them with JUnit's, surefire's and the libraries' own classes")
 
     def start_and_wait(self, sb: TaskSandbox):
         script = find_start_script(self.work.repo)
@@ -499,9 +475,14 @@ class TaskRun:
         if console is not None:
             check = surefire_check(console, junit, returncode=run.returncode if run else 0,
                                    timed_out=bool(run and run.timed_out), classes=self.java_classes)
-        reported = junit.total
+        reported, reported_passed = junit.total, junit.passed
+        recorded = None if java or self.outcome_record is None else recorded_passes(
+            (untrusted_tree.read_regular(self.outcome_record, RECORD_BYTES) or b"").decode(errors="replace"))
         junit, tampered = self.sentinels.verdict(junit, java=java, expected=self.spec.tests_total)
         tampered = tampered or (check.tampered if check else None)
+        if recorded is not None and reported_passed > recorded and not tampered:
+            tampered = ("the test report holds more passed tests than pytest's own outcomes of the run: the report "
+                        "was not written by the test run alone")
         sentinel_cases = reported - junit.total
         foreign = {c.classname for c in junit.cases
                    if java and c.classname.split("$", 1)[0] not in self.java_classes}
@@ -581,21 +562,27 @@ class TaskRun:
         suite, reports = self._runner_dir()
         target = "tests" if (suite / "tests").is_dir() else "."
         # No BASE_URL / API_BASE_URL / PORT or other variable a suite reads: its defaults are right (v2 test phase).
-        platform = self.work.runner / "platform"
-        platform.mkdir()
-        plugin = self.sentinels.pytest_plugin(platform)
-        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin", "PYTHONPATH": str(platform)}
+        # No plugin is loaded from an entry point but the runner environment's own, named here (red team round 15:
+        # a dist-info folder at the submission's root registered a pytest plugin that turned failures into passes).
+        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin",
+               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
         mounts = [Mount(self.work.runner, True), Mount(env_dir)]
+        paths: tuple[str, ...] = ()
         if submission_modules(suite / target, self.work.repo, runner_env=env_dir):
             site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
-            hook = append_paths_module(self.work.runner / "pythonpath", [str(p) for p in (self.work.repo, site) if p])
-            env["PYTHONPATH"] = f"{platform}:{hook.parent}"
+            paths = tuple(str(p) for p in (self.work.repo, site) if p)
             mounts += [Mount(self.work.repo), Mount(self.work.env)]
+        platform = self.work.runner / "platform"
+        platform.mkdir()
+        env["PYTHONPATH"] = str(platform)
+        self.outcome_record = reports / "outcomes.txt"
+        plugin = self.sentinels.pytest_plugin(platform, record=self.outcome_record, paths=paths)
         self._read_only_for_runner(self.work.runner, writable=reports)
         report = reports / "junit.xml"
+        plugins = [arg for name in runner_plugins(env_dir) for arg in ("-p", name)]
         argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
-                f"--junitxml={report}", "-o", "junit_family=xunit1", f"--timeout={self.spec.limits.test_case:.0f}",
-                f"--rootdir={suite}", "-p", plugin, *self.spec.pytest_args]
+                f"--junitxml={report}", "-o", "junit_family=xunit1", f"--rootdir={suite}", *plugins, "-p", plugin,
+                f"--timeout={self.spec.limits.test_case:.0f}", *self.spec.pytest_args]
         result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
                         mounts=mounts)
         return result, [report] if report.is_file() else []
@@ -640,31 +627,18 @@ class TaskRun:
         base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
                 str(self.work.runner / "settings.xml")]
         deadline = time.monotonic() + self.spec.limits.test_suite
-        processing = hidden_suite_needs_processing(self.spec.hidden_dir / "src" / "test")
-        hide = nullcontext() if processing else _services_hidden(copy / "target" / "classes",
-                                                                 self.work.runner / "services-during-compile")
-        with hide:  # Micronaut's processors read the application's bean services: a documented limit there
-            compiled = self._run_runner_maven(sb, [*base, "-q", COMPILE_GOAL, *_processing_args(processing)],
-                                              deadline)
+        # Two invocations of the platform's pom (test_pom), by full plugin keys and no lifecycle: javac with
+        # annotation processing off (no code of the class path runs while the hidden tests are compiled), then, once
+        # the sources are checked intact, surefire.
+        compiled = self._run_runner_maven(sb, [*base, "-q", test_pom.goal("maven-compiler-plugin", "testCompile")],
+                                          deadline)
         if not compiled.ok:
             return compiled, []
         changed = self._hidden_sources_changed(copy / "src" / "test")
         if changed or reports.exists():
             raise _Stop("tampered", f"the compilation of the hidden tests changed {changed or 'the reports folder'}: "
                                     "code of the submission ran in it")
-        result = self._run_runner_maven(sb, [
-            *base, SUREFIRE_TEST, "-Dmaven.test.failure.ignore=true",
-            f"-Dsurefire.timeout={self.spec.limits.test_suite:.0f}",
-            # JUnit reads system properties before any junit-platform.properties, so a submission cannot turn
-            # on the autodetection of extensions it lists under META-INF/services (issue 15, escape 1b).
-            *(f"-D{k}={v}" for k, v in JUNIT_PLATFORM_PROPERTIES.items()),
-            # Jupiter alone: a test engine of the submission's (or of a dependency) never reports a verdict.
-            "-Dsurefire.includeJUnit5Engines=junit-jupiter",
-            # The fork's JVM options are the platform's alone (a pom may not set argLine): no attach listener, so no
-            # agent can be loaded into the test JVM to rewrite the hidden tests' code (red team round 12).
-            f"-DargLine={TEST_JVM_OPTIONS}",
-            # ... in a forked JVM, or that argLine would not apply (a pom may not set the fork: round 14)
-            "-DforkCount=1", "-DreuseForks=true"], deadline)
+        result = self._run_runner_maven(sb, [*base, test_pom.goal("maven-surefire-plugin", "test")], deadline)
         return result, sorted(reports.glob("TEST-*.xml"))
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:

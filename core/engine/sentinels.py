@@ -73,17 +73,41 @@ class Sentinels:
                       + "): the test report was altered")
 
     # --- Python: a pytest plugin that adds two items, whatever the suite's file and name patterns -------------
-    def pytest_plugin(self, folder: Path) -> str:
-        """Write the plugin module into `folder` and return its module name (load it with `-p NAME`)."""
+    def pytest_plugin(self, folder: Path, *, record: Path, paths: tuple[str, ...] = ()) -> str:
+        """Write the plugin module into `folder` and return its module name (load it with `-p NAME`, after every
+        other `-p` plugin). `record`: the file where the plugin writes each test phase's outcome as pytest decided
+        it (`recorded_passes` reads it); `paths`: folders appended to sys.path once the plugin has taken its
+        baselines (the submission's code of a white-box suite: nothing of it can run before them)."""
         name = f"p{secrets.token_hex(6)}"
-        (folder / f"{name}.py").write_text(_PYTEST_PLUGIN.format(must_pass=self.must_pass, must_skip=self.must_skip,
-                                                                 must_skip_last=self.must_skip_last))
+        (folder / f"{name}.py").write_text(_PYTEST_PLUGIN.format(
+            must_pass=self.must_pass, must_skip=self.must_skip, must_skip_last=self.must_skip_last,
+            record=str(record), paths=list(paths)))
         return name
 
     # --- Java: a JUnit 5 class compiled and run with the hidden tests ----------------------------------------
     def java_source(self) -> str:
         return _JAVA_CLASS.format(cls=self.java_class, must_pass=self.must_pass, must_skip=self.must_skip,
                                   must_fail=self.must_fail)
+
+
+#: Bytes of a run's outcome record read (an honest line is a phase, an outcome and a node id: under 300 bytes).
+RECORD_BYTES = 16 * 1024 * 1024
+
+
+def recorded_passes(text: str) -> int:
+    """How many tests passed according to the plugin's record (`text`: lines "when<TAB>outcome<TAB>nodeid"): node
+    ids whose call phase passed and none of whose phases failed. Malformed lines are ignored."""
+    passed, failed = set(), set()
+    for line in text.splitlines():
+        parts = line.split("\t", 2)
+        if len(parts) != 3:
+            continue
+        when, outcome, nodeid = parts
+        if outcome == "failed":
+            failed.add(nodeid)
+        elif when == "call" and outcome == "passed":
+            passed.add(nodeid)
+    return len(passed - failed)
 
 
 def _bare(name: str) -> str:
@@ -110,6 +134,7 @@ _MODULES = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.skip
 _CLIENTS = ("starlette.testclient", "httpx", "requests.sessions", "requests.models", "requests.api", "werkzeug.test",
             "flask.testing", "unittest.case", __name__)
 _START = {{}}
+_RECORD = {record!r}
 #: Test functions whose body changed while the suite ran (red team round 11: the application's start-up swapped the
 #: code of every test function for a no-op).
 _TAINTED = []
@@ -118,6 +143,12 @@ _TAINTED = []
 def _code_id(value):
     value = getattr(value, "__func__", value)
     return id(getattr(value, "__code__", None))
+
+
+def _code_file(value):
+    # where a function's (or a property getter's) code was written; "" for anything without Python code
+    value = getattr(value, "fget", None) or getattr(value, "__func__", value)
+    return getattr(getattr(value, "__code__", None), "co_filename", "")
 
 
 def _snapshot(modules=_MODULES):
@@ -129,9 +160,10 @@ def _snapshot(modules=_MODULES):
             continue
         for key, value in sorted(vars(module).items()):
             if callable(value):
-                state.append((name, key, id(value), _code_id(value)))
+                state.append((name, key, "", id(value), _code_id(value), _code_file(value)))
             if isinstance(value, type) and value.__module__ == name:
-                state += [(name, key, attr, id(member), _code_id(member)) for attr, member in sorted(vars(value).items())
+                state += [(name, key, attr, id(member), _code_id(member), _code_file(member))
+                          for attr, member in sorted(vars(value).items())
                           if callable(member) or isinstance(member, (staticmethod, classmethod, property))]
     return state
 
@@ -142,22 +174,39 @@ def _body(item):
     return None if code is None else (id(function), id(code))
 
 
-def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body=_body):
-    # pytest's verdict machinery as it was at start-up, the clients and this plugin as before the suite started,
-    # every test body as collected, and no plugin since but the suite's own conftest files
-    if _tainted or _snapshot() != _start["functions"] or _snapshot(_CLIENTS) != _start["clients"]:
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    _START["session"] = _snapshot()
+
+
+def _foreign_hook(config, _start=_START):
+    # a hook function of a plugin registered after this one whose code is not in the suite's folder or the runner's
+    # environment (red team round 15: an object of a stdlib class carrying a hook function of the submission's)
+    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
+    for caller in vars(config.pluginmanager.hook).values():
+        for impl in getattr(caller, "get_hookimpls", lambda: ())():
+            if id(impl.plugin) in _start["plugins"]:
+                continue
+            where = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
+            if not where.startswith(trusted):
+                return True
+    return False
+
+
+def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body=_body, _foreign_hook=_foreign_hook):
+    # pytest's verdict machinery as at the session's start, and changed since this plugin loaded by code of pytest's
+    # or the runner's packages only (pytest's legacypath plugin sets properties on its own classes while it
+    # configures; the suite's conftest imported the submission in between); the clients and this plugin as before the
+    # suite started; every test body as collected; and no hook since but the suite's own and the runner's packages'
+    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)
+    changed = set(_start["session"]) - set(_start["functions"])
+    if any(not entry[-1].startswith(trusted) for entry in changed):
+        return False
+    if _tainted or _snapshot() != _start["session"] or _snapshot(_CLIENTS) != _start["clients"]:
         return False
     if any(_body(item) != body for item, body in _start["bodies"].values()):
         return False
-    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
-    for plugin in config.pluginmanager.get_plugins():
-        if id(plugin) in _start["plugins"]:
-            continue
-        module = sys.modules.get(getattr(plugin, "__module__", None) or getattr(plugin, "__name__", ""))
-        where = getattr(plugin, "__file__", None) or getattr(module, "__file__", None) or ""
-        if not where.startswith(trusted):
-            return False
-    return True
+    return not _foreign_hook(config)
 
 
 class _Sentinel(pytest.Item):
@@ -169,10 +218,17 @@ class _Sentinel(pytest.Item):
         return self.path, 0, self.name
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_sessionstart(session):
-    _START["functions"] = _snapshot()
-    _START["plugins"] = {{id(p) for p in session.config.pluginmanager.get_plugins()}}
+def pytest_addhooks(pluginmanager):
+    # called as this plugin is registered: every plugin so far is pytest's own or one the runner loaded with -p
+    _START["plugins"] = {{id(p) for p in pluginmanager.get_plugins()}}
+
+
+def pytest_runtest_logreport(report, _record=_RECORD):
+    # each phase's outcome as pytest decided it, outside the JUnit writer (red team round 15: a patched writer
+    # object and an exit hook rewriting the JUnit file both left the sentinels intact)
+    nodeid = report.nodeid.replace("\\n", " ")
+    with open(_record, "a", encoding="utf-8") as out:
+        out.write(f"{{report.when}}\\t{{report.outcome}}\\t{{nodeid}}\\n")
 
 
 @pytest.hookimpl(trylast=True)
@@ -193,7 +249,12 @@ def pytest_runtest_call(item, _start=_START, _tainted=_TAINTED, _body=_body):
     yield
 
 
-_START["clients"] = _snapshot(_CLIENTS)  # last: this module's own functions are all defined by now
+# Last: this module's own functions are all defined by now. The baselines are taken before anything of the
+# submission can be imported (red team round 15: a simplejson.py at the submission's root ran inside `import
+# requests` before them); only then do its folders join sys.path, after the runner's own packages.
+_START["functions"] = _snapshot()
+_START["clients"] = _snapshot(_CLIENTS)
+sys.path.extend({paths!r})
 '''
 
 _JAVA_CLASS = '''// Written by the evaluator for one run: two sentinel tests (see core/engine/sentinels.py).

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from core.grading.untrusted_files import read_regular
+
 from .toolchain import Toolchain
 
 #: A PEP 508 requirement without URL, path or pip option: name[extras] specifiers ; markers
@@ -35,11 +37,19 @@ REQUIREMENT = re.compile(
 )
 
 
+#: Bytes of a requirements file the worker reads for the wheel pre-install (red team round 15: a 250 MB file of
+#: newlines took the worker 2.4 GB as one list of lines). An honest file is a few kilobytes; uv, in the sandbox,
+#: still reads the whole file.
+REQUIREMENTS_BYTES = 256 * 1024
+
+
 def plain_requirements(path: Path, *, limit: int = 500) -> list[str]:
     """The lines of a requirements file that are plain requirement specifiers (options, URLs, paths,
-    `-r` includes and anything unusual are left out). At most `limit` lines."""
+    `-r` includes and anything unusual are left out), from its first REQUIREMENTS_BYTES only, and only when it is a
+    regular file (never a link or a FIFO). At most `limit` lines."""
     lines = []
-    for raw in path.read_text(errors="replace").splitlines()[:5000]:
+    head = (read_regular(path, REQUIREMENTS_BYTES) or b"").decode(errors="replace")
+    for raw in head.splitlines()[:5000]:
         line = raw.split(" #", 1)[0].strip()
         if line and not line.startswith("#") and REQUIREMENT.match(line):
             lines.append(line)

@@ -1,4 +1,4 @@
-"""Detecting white-box suites: hidden tests that import the submission's own modules."""
+"""Detecting white-box suites (hidden tests that import the submission's own modules) and the runner's plugins."""
 from __future__ import annotations
 
 import ast
@@ -53,19 +53,12 @@ def submission_modules(tests_dir: Path, repo: Path, *, runner_env: Path | None =
     return found
 
 
-SITECUSTOMIZE = """# Written by the evaluator: the submission's code goes after the runner's own packages on sys.path.
-import sys
-sys.path.extend({paths!r})
-"""
+def runner_plugins(env_dir: Path) -> list[str]:
+    """The names of the pytest plugins the runner environment `env_dir` installs (its distributions' `pytest11`
+    entry points), sorted: the runner loads each by name with `-p` and turns pytest's autoload off, so no entry
+    point of the submission's (a dist-info folder at its root, say) is ever loaded."""
+    from importlib.metadata import distributions
 
-
-def append_paths_module(folder: Path, paths: list[str]) -> Path:
-    """Write a sitecustomize.py into `folder` that appends `paths` to sys.path (put `folder` on PYTHONPATH).
-
-    Unlike PYTHONPATH entries, appended paths come after site-packages, so a white-box suite can import
-    the submission's modules while `requests`, `pytest` and the rest still come from the runner.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "sitecustomize.py"
-    target.write_text(SITECUSTOMIZE.format(paths=paths))
-    return target
+    sites = [str(site) for site in env_dir.glob("lib/python*/site-packages")]
+    return sorted({ep.name for dist in distributions(path=sites) for ep in dist.entry_points
+                   if ep.group == "pytest11"})

@@ -213,10 +213,11 @@ SERVICE = "import http.server, os\nhttp.server.ThreadingHTTPServer(('127.0.0.1',
           "http.server.SimpleHTTPRequestHandler).serve_forever()\n"
 
 
-def _white_box(tmp_path: Path, backend, attack: str, suite: dict[str, str] = WHITE_BOX_SUITE):
+def _white_box(tmp_path: Path, backend, attack: str, suite: dict[str, str] = WHITE_BOX_SUITE,
+               extra: dict[str, str] | None = None):
     hidden = write_tree(tmp_path / "hidden", suite)
     repo = write_tree(tmp_path / "repo", {"calc.py": CALC.format(attack=attack), "app.py": SERVICE,
-                                          "start.sh": "exec python3 app.py\n"})
+                                          "start.sh": "exec python3 app.py\n", **(extra or {})})
     spec = TaskSpec(name="Calc", language="python", port=PORT, hidden_dir=hidden, tests_total=3, limits=LIMITS)
     return evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
@@ -241,6 +242,76 @@ def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_pat
 
     assert (result.outcome, result.tests_passed, result.tests_total) == ("tampered", 0, 3), result.detail
     assert result.dsr == 1 and "sentinel" in result.detail
+
+
+#: Red team round 15's white-box forgeries, each its own version. A pytest plugin registered by an entry point of a
+#: dist-info folder at the submission's root (pytest's autoload would load it: the root is on sys.path).
+FLIP_REPORTS = """
+import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and "tests" in report.nodeid:
+        report.outcome = "passed"
+"""
+ENTRY_POINT_PLUGIN = {"rgforge-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: rgforge\nVersion: 1.0\n",
+                      "rgforge-1.0.dist-info/entry_points.txt": "[pytest11]\nrgforge = rgforge_plugin\n",
+                      "rgforge_plugin.py": FLIP_REPORTS}
+#: A module of a name `requests` imports optionally (the runner has no simplejson): it would run inside the sentinel
+#: plugin's own `import requests`, before its baselines, and patch pytest's report class.
+OPTIONAL_IMPORT_SHADOW = {"simplejson.py": """
+import json
+from json import *  # noqa: F401,F403 - what requests takes from it
+from _pytest.reports import TestReport
+
+_real = TestReport.from_item_and_call.__func__
+
+def _forged(cls, item, call):
+    report = _real(cls, item, call)
+    if report.failed and "tests" in report.nodeid:
+        report.outcome = "passed"
+    return report
+
+TestReport.from_item_and_call = classmethod(_forged)
+JSONDecodeError = json.JSONDecodeError
+"""}
+#: The JUnit writer object (no module or class member) patched while the tests run: failures written as passes.
+PATCH_WRITER_OBJECT = """
+import gc as _gc
+for _obj in _gc.get_objects():
+    if type(_obj).__name__ == "LogXML":
+        _open = _obj.node_reporter
+        def _reporter(report, _open=_open):
+            reporter = _open(report)
+            reporter.append_failure = reporter.append_pass
+            return reporter
+        _obj.node_reporter = _reporter
+"""
+#: An exit hook that strips the failures of the suite's own cases only, sparing the sentinel cases.
+SPARE_THE_SENTINELS = """
+def _spare():
+    path = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--junitxml="))
+    text = open(path).read()
+    text = re.sub(r'(<testcase classname="tests[^>]*>)\\s*<failure.*?</failure>', r"\\1", text, flags=re.S)
+    open(path, "w").write(text)
+atexit.register(_spare)
+"""
+
+
+@pytest.mark.parametrize(("attack", "extra", "outcome", "passed"), [
+    ("", ENTRY_POINT_PLUGIN, "tests_failed", 1), ("", OPTIONAL_IMPORT_SHADOW, "tests_failed", 1),
+    (PATCH_WRITER_OBJECT, None, "tampered", 0), (SPARE_THE_SENTINELS, None, "tampered", 0)],
+    ids=["entry-point-plugin", "optional-import-shadow", "patch-writer-object", "spare-the-sentinels"])
+@LOCAL_ONLY
+def test_round_15_white_box_forgeries_are_scored_as_the_tests_ran_or_tampered(tmp_path, backend, attack, extra,
+                                                                              outcome, passed):
+    """No entry point of the submission is loaded and nothing of it runs before the sentinel plugin's baselines (the
+    honest 1 of 3); a report with more passes than pytest's own recorded outcomes is tampered."""
+    result = _white_box(tmp_path, backend, attack=attack, extra=extra)
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == (outcome, passed, 3), result.detail
 
 
 @pytest.mark.parametrize("backend", ["local", pytest.param("docker", marks=pytest.mark.docker)], indirect=True)
@@ -269,16 +340,19 @@ def _pom(repo: Path, old: str, new: str) -> None:
 
 
 @LOCAL_ONLY
-def test_a_pom_pointing_the_test_sources_at_its_own_tests_is_tampered(inventory, backend):
-    task, repo = inventory
+def test_a_pom_pointing_the_test_sources_at_its_own_tests_changes_nothing(in_process, backend):
+    """Issue 15, escape 1a: the hidden tests are compiled and run by the platform's pom (core.engine.test_pom), so
+    the submission's testSourceDirectory is never read: its 15 empty tests do not run, the hidden ones fail against
+    a service with no route as they really do."""
+    spec, repo = in_process
+    _no_route_attack(repo, NO_ATTACK)
     _pom(repo, "<build>", "<build><testSourceDirectory>src/own-tests/java</testSourceDirectory>")
     methods = "".join(f"@org.junit.jupiter.api.Test void t{i}() {{}}\n" for i in range(15))
     write_tree(repo, {"src/own-tests/java/OwnTest.java": f"public class OwnTest {{\n{methods}}}\n"})
 
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail
 
 
 
@@ -378,8 +452,12 @@ def test_a_junit_extension_planted_in_main_resources_never_runs_around_the_hidde
 
 
 @LOCAL_ONLY
-def test_a_junit_extension_forced_on_by_the_pom_is_tampered(inventory, backend):
-    task, repo = inventory
+def test_a_junit_extension_forced_on_by_the_pom_never_runs(in_process, backend):
+    """The pom's surefire settings (argLine, system properties, configuration parameters) are not the test run's:
+    the extension's service entry is also gone from the runner's copy. Against a service with no route the hidden
+    tests fail as they really ran."""
+    spec, repo = in_process
+    _no_route_attack(repo, NO_ATTACK)
     _plant_skip_bodies(repo)
     _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
          """<artifactId>maven-surefire-plugin</artifactId>
@@ -390,12 +468,9 @@ def test_a_junit_extension_forced_on_by_the_pom_is_tampered(inventory, backend):
           <configurationParameters>junit.jupiter.extensions.autodetection.enabled = true</configurationParameters>
         </configuration>""")
 
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
-    # a build that configures the hidden test run (argLine, system properties, configuration parameters) is refused
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
-    assert "configures" in result.detail or "change how the hidden tests run" in result.detail
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail
 
 
 def test_a_build_copying_the_hidden_tests_into_its_output_leaks_nothing_to_the_service(inventory):
@@ -463,13 +538,13 @@ def _junit_in_main_scope(repo: Path) -> None:
 
 
 @LOCAL_ONLY
-def test_surefire_includes_that_run_the_submissions_own_tests_instead_are_tampered(inventory, backend):
-    """A service that implements nothing; its pom runs only tests of its own (15 empty ones, copied next to the
-    hidden test classes) and the sentinels: the report holds classes the hidden suite does not have."""
-    task, repo = inventory
+def test_surefire_includes_that_would_run_the_submissions_own_tests_instead_change_nothing(in_process, backend):
+    """A service with no route; its pom would run only tests of its own (15 empty ones, copied next to the hidden
+    test classes) and the sentinels. The platform's surefire runs the classes it compiled, with its own includes."""
+    spec, repo = in_process
+    _no_route_attack(repo, NO_ATTACK)
     _junit_in_main_scope(repo)
-    write_tree(repo, {"start.sh": NOTHING_SERVED,
-                      "src/main/java/zz/FakeTest.java":
+    write_tree(repo, {"src/main/java/zz/FakeTest.java":
                           "package zz;\npublic class FakeTest { @org.junit.jupiter.api.RepeatedTest(15) void forged() {} }\n"})
     _pom(repo, "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>",
          """<artifactId>maven-surefire-plugin</artifactId>
@@ -481,22 +556,22 @@ def test_surefire_includes_that_run_the_submissions_own_tests_instead_are_tamper
               <resources><resource><directory>${project.build.outputDirectory}/zz</directory></resource></resources>
             </configuration></execution>""")
 
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail
+    assert not any("FakeTest" in case.name for case in result.cases)
 
 
 @LOCAL_ONLY
-def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_forges_nothing(inventory, backend):
-    """JUnit ranks surefire's configurationParameters above the platform's system property, so the pom turns
-    extension autodetection back on; the extension's service entry is gone from the runner's copy, and a
-    swallowing extension would also flip the must-fail sentinel. The hidden tests run against a service that
-    implements nothing: 0 passed, as they really ran."""
-    task, repo = inventory
+def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_forges_nothing(in_process, backend):
+    """JUnit ranks surefire's configurationParameters above a system property; the pom's are not the test run's
+    (the platform's pom sets its own), the extension's service entry is gone from the runner's copy, and a
+    swallowing extension would also flip the must-fail sentinel. The hidden tests run against a service with no
+    route: 0 passed, as they really ran."""
+    spec, repo = in_process
+    _no_route_attack(repo, NO_ATTACK)
     _junit_in_main_scope(repo)
     write_tree(repo, {
-        "start.sh": NOTHING_SERVED,
         "src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension": "zz.Swallow\n",
         "src/main/java/zz/Swallow.java": """package zz;
             import org.junit.jupiter.api.extension.*; import org.opentest4j.TestAbortedException;
@@ -509,14 +584,13 @@ def test_an_exception_swallowing_extension_enabled_by_configuration_parameters_f
         <version>3.2.5</version>
         <configuration><properties><configurationParameters>junit.jupiter.extensions.autodetection.enabled=true</configurationParameters></properties></configuration>""")
 
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail  # configurationParameters
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail
 
 
 @LOCAL_ONLY
-def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_never_served(inventory, backend):
+def test_a_test_output_folder_of_the_poms_own_never_holds_the_hidden_tests(inventory, backend):
     task, repo = inventory
     _pom(repo, "<build>", "<build><testOutputDirectory>${project.build.directory}/tc</testOutputDirectory>")
     start = (repo / "start.sh").read_text()
@@ -526,9 +600,9 @@ def test_compiled_hidden_tests_sent_to_another_output_folder_are_tampered_and_ne
     result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
                            toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
-    assert "testOutputDirectory" in result.detail
-    assert "LEAK" not in result.logs.get("start", "")
+    # the build compiled the sentinel class alone there; the platform compiles the hidden tests in its own project
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 15, 15), result.detail
+    assert "LEAK" in result.logs["start"] and "InventoryApiTest" not in result.logs["start"]
 
 
 @LOCAL_ONLY
@@ -553,8 +627,12 @@ def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inve
 @LOCAL_ONLY
 @pytest.mark.parametrize("attack", ["shadowed-junit-class", "agent-in-argline", "processor-path-of-its-own",
                                     "javac-of-its-own", "test-resources-from-outside", "processor-by-name"])
-def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tampered(inventory, backend, attack):
-    task, repo = inventory
+def test_a_build_that_would_rewrite_the_hidden_test_run_changes_nothing_or_is_tampered(in_process, backend, attack):
+    """The pom's compiler and surefire settings are not the test run's (core.engine.test_pom): against a service
+    with no route the hidden tests fail as they really ran. A class of the test machinery among the submission's
+    classes, which are on the test class path, is tampered."""
+    spec, repo = in_process
+    _no_route_attack(repo, NO_ATTACK)
     if attack == "shadowed-junit-class":  # JUnit's own result class replaced from the submission's classes
         write_tree(repo, {"src/main/java/org/junit/platform/engine/Shadow.java":
                           "package org.junit.platform.engine;\npublic class Shadow {}\n"})
@@ -581,10 +659,10 @@ def test_a_build_that_rewrites_the_hidden_test_run_or_copies_its_classes_is_tamp
     else:  # test resources read from the service's folder, which the running service writes (red team round 5)
         _pom(repo, "<build>", "<build><testResources><testResource><directory>${project.basedir}/../../repo/dyn"
                               "</directory></testResource></testResources>")
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
-    assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
+    expected = "tampered" if attack == "shadowed-junit-class" else "tests_failed"
+    assert (result.outcome, result.tests_passed, result.tests_total) == (expected, 0, 3), result.detail
 
 
 #: A JUnit engine of the submission's: every @Test method of a selected class (the platform's sentinel class spared)
@@ -683,18 +761,17 @@ def test_test_resources_written_over_the_hidden_sources_never_reach_the_compiler
     assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 15), result.detail
 
 
-def test_a_library_class_shadowed_by_the_submission_is_tampered(inventory, backend):
+def test_a_library_class_shadowed_by_the_submission_is_tampered(in_process, backend):
     """Red team round 7: the submission's build output comes before the libraries on the test class path, so its own
     copy of a class the hidden tests use (here Gson's JsonParser, by which the demo suite reads every reply; there
     hamcrest's matchers, which rest-assured checks bodies with) would decide their verdicts. The run is tampered
     before the service starts."""
-    task, repo = inventory
+    spec, repo = in_process
     write_tree(repo, {"src/main/java/com/google/gson/JsonParser.java":
                       "package com.google.gson;\npublic final class JsonParser {\n"
                       "  public static JsonElement parseString(String s) { return new JsonObject(); }\n}\n"})
 
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed) == ("tampered", 0), result.detail
     assert "com.google.gson.JsonParser" in result.detail and "gson" in result.detail
@@ -725,8 +802,8 @@ LOGGER_FINDER = {
 
 
 def test_no_code_or_resource_of_the_submission_reaches_a_black_box_suites_jvm(inventory, backend):
-    """A black-box suite tests the service over HTTP: the runner's copy keeps the submission's poms only, so no
-    class, service entry or resource of the submission is on the hidden test run's class path."""
+    """A black-box suite tests the service over HTTP: the runner's project holds nothing of the submission's (the
+    platform's pom, the hidden tests), so no class, service entry or resource of it is on the test class path."""
     task, repo = inventory
     write_tree(repo, LOGGER_FINDER)
 
@@ -902,6 +979,10 @@ def in_process(inventory, tmp_path):
     shutil.rmtree(hidden / "src" / "test" / "java")
     write_tree(hidden, {"src/test/java/com/example/inventory/InProcessApiTest.java": IN_PROCESS_SUITE})
     return dataclasses.replace(spec, hidden_dir=hidden, tests_total=3, in_process=True), repo
+
+
+#: No attack: the application with no route (NO_ROUTE_START) and nothing else, for attacks made by the pom alone.
+NO_ATTACK = "package com.example.inventory;\nfinal class Attack { static void run() {} }\n"
 
 
 def _no_route_attack(repo: Path, attack: str) -> None:

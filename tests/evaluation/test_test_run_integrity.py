@@ -201,170 +201,164 @@ def test_one_http_client_serves_every_check(tmp_path, central):
     assert client.is_closed
 
 
-# --- the pom rules the runner's compilation of the hidden tests relies on (core.engine.untrusted_tree) ----------
-@pytest.mark.parametrize("folder", ["testSourceDirectory", "testOutputDirectory"])
-def test_a_build_that_moves_the_test_folders_is_named(folder):
-    """Either folder moved means the hidden tests are not the ones compiled or run (a fast copy of the slow
-    forged-report tests on both backends)."""
-    from core.engine.untrusted_tree import _test_run_setting
-
-    pom = f"<project><build><{folder}>src/own-tests/java</{folder}></build></project>"
-
-    assert _test_run_setting(pom) == folder
-
-
-@pytest.mark.parametrize(("setting", "why"), [
-    ("<compilerArgs><arg>-processorpath</arg><arg>target/classes</arg></compilerArgs>", "-processor"),
-    ("<compilerArgs><arg>-Xplugin:Rewrite</arg></compilerArgs>", "-Xplugin"),
-    ("<compilerArgument>-J-Dx=1</compilerArgument>", "-J"),
-    ("<fork>true</fork><executable>./javac</executable>", "the compiler's fork"),
-    ("<annotationProcessors><annotationProcessor>zz.Proc</annotationProcessor></annotationProcessors>",
-     "annotationProcessors"),
-    ("<compilerArgs><arg>-processor</arg><arg>zz.Proc</arg></compilerArgs>", "-processor"),
-    # red team round 13: sources other than the planted ones compiled in their place, or processing turned back on
-    ("<compileSourceRoots><r>src/test/java</r><r>fake</r></compileSourceRoots>", "compileSourceRoots"),
-    ("<testIncludes><testInclude>**/Fake.java</testInclude></testIncludes>", "testIncludes"),
-    ("<testExcludes><testExclude>**/ApiTest.java</testExclude></testExcludes>", "testExcludes"),
-    ("<proc>full</proc>", "the compiler's proc"),
-    ("<compilerArgs><arg>-proc:full</arg></compilerArgs>", "-proc"),
-    ("<compilerArgs><arg>-sourcepath</arg><arg>fake</arg></compilerArgs>", "-sourcepath"),
-    ("<testCompilerArgument>-Xprefer:source</testCompilerArgument>", "-Xprefer"),
-    ("<compilerArgs><arg>-implicit:class</arg></compilerArgs>", "-implicit"),
-    ("<compilerArguments><sourcepath>fake</sourcepath></compilerArguments>", "-sourcepath"),
-    ("<compilerArgs><arg>-d</arg><arg>elsewhere</arg></compilerArgs>", "-d"),
-    ("<generatedTestSourcesDirectory>fake</generatedTestSourcesDirectory>", "generatedTestSourcesDirectory"),
-])
-def test_a_compiler_setting_that_runs_the_submissions_code_is_named(setting, why):
-    from core.engine.untrusted_tree import _test_run_setting
-
-    pom = (f"<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
-           f"<release>17</release>{setting}</configuration></plugin></plugins></build></project>")
-
-    assert why in (_test_run_setting(pom) or "")
+# --- the platform's own test build (core.engine.test_pom) -----------------------------------------------------------
+LISTED = """
+The following files have been resolved:
+   com.google.code.gson:gson:jar:2.11.0:compile -- module com.google.gson
+   org.junit.jupiter:junit-jupiter-api:jar:5.10.2:test -- module org.junit.jupiter.api
+   io.rest-assured:rest-assured-common:test-jar:tests:5.4.0:test
+   org.example:local:jar:1.0:system
+   org.example:bom:pom:1.0:import
+   x</groupId><plugin>evil:a:jar:1:test
+   ../../etc:passwd:jar:1:test
+   com.google.code.gson:gson:jar:9.9:test
+"""
 
 
-@pytest.mark.parametrize(("pom", "why"), [
-    # red team round 14: a parent under another file name escaped every check; forkCount 0 ran the tests in Maven's
-    # own JVM, out of the platform's argLine
-    ("<project><parent><relativePath>build-settings.xml</relativePath></parent></project>", "relativePath"),
-    ("<project><modules><module>other/build.xml</module></modules></project>", "module"),
-    ("<project><properties><x>-proc:full</x></properties><build><plugins><plugin><artifactId>maven-compiler-plugin"
-     "</artifactId><configuration><compilerArgs><arg>${x}</arg></compilerArgs></configuration></plugin></plugins>"
-     "</build></project>", "-proc"),
-    ("<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
-     "<forkCount>0</forkCount></configuration></plugin></plugins></build></project>", "forkCount"),
-])
-def test_a_pom_hidden_under_another_name_or_an_unforked_test_run_is_named(pom, why):
-    from core.engine.untrusted_tree import _test_run_setting
+def test_only_plain_coordinates_of_the_builds_test_class_path_reach_the_platforms_pom():
+    """The dependency list is written by the submission's build: a system-scoped file, an import, anything that is
+    not a plain Maven coordinate (XML, a path) and a second version of the same artifact are left out."""
+    from core.engine.test_pom import parse_dependency_list
 
-    assert why in (_test_run_setting(pom) or "")
+    listed = parse_dependency_list(LISTED)
+
+    assert [(d.group, d.artifact, d.type, d.classifier, d.version, d.scope) for d in listed] == [
+        ("com.google.code.gson", "gson", "jar", "", "2.11.0", "compile"),
+        ("org.junit.jupiter", "junit-jupiter-api", "jar", "", "5.10.2", "test"),
+        ("io.rest-assured", "rest-assured-common", "test-jar", "tests", "5.4.0", "test")]
 
 
-@pytest.mark.parametrize("pom", [
-    "<project><parent><relativePath>../pom.xml</relativePath></parent></project>",
-    "<project><parent><relativePath/></parent><modules><module>api</module><module>web/pom.xml</module></modules>"
-    "</project>",
-])
-def test_ordinary_parents_and_modules_are_allowed(pom):
-    from core.engine.untrusted_tree import _test_run_setting
+def test_the_platforms_pom_names_each_dependency_alone_and_the_platforms_settings():
+    import xml.etree.ElementTree as ET
 
-    assert _test_run_setting(pom) is None
+    from core.engine.test_pom import PLUGINS, parse_dependency_list, platform_pom
 
+    pom = platform_pom(parse_dependency_list(LISTED), timeout=120.0, jvm_options="-XX:+DisableAttachMechanism",
+                       junit_properties={"junit.jupiter.extensions.autodetection.enabled": "false"})
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    tree = ET.fromstring(pom)
 
-def test_the_submissions_services_are_away_while_the_hidden_tests_compile(tmp_path):
-    from core.engine.runner import _services_hidden
-
-    services = tmp_path / "classes" / "META-INF" / "services"
-    services.mkdir(parents=True)
-    (services / "com.google.auto.value.extension.AutoValueExtension").write_text("evil.Ext\n")
-    with _services_hidden(tmp_path / "classes", tmp_path / "aside"):
-        assert not services.exists()  # what javac's processors could load from the class path
-    assert (services / "com.google.auto.value.extension.AutoValueExtension").read_text() == "evil.Ext\n"
-    assert not (tmp_path / "aside").exists()
-
-
-@pytest.mark.parametrize("arg", ["-parameters", "-deprecation", "-Xlint:all", "-Amicronaut.processing.group=x",
-                                 "-Werror", "-source"])
-def test_ordinary_compiler_options_are_allowed(arg):
-    from core.engine.untrusted_tree import _test_run_setting
-
-    pom = ("<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
-           f"<compilerArgs><arg>{arg}</arg></compilerArgs><excludes><exclude>**/Old.java</exclude></excludes>"
-           "</configuration></plugin></plugins></build></project>")
-
-    assert _test_run_setting(pom) is None
+    dependencies = tree.findall("m:dependencies/m:dependency", ns)
+    assert len(dependencies) == 3
+    assert all(d.find("m:exclusions/m:exclusion/m:groupId", ns).text == "*" for d in dependencies)
+    plugins = {p.find("m:artifactId", ns).text: p for p in tree.findall("m:build/m:plugins/m:plugin", ns)}
+    assert {f"org.apache.maven.plugins:{a}": p.find("m:version", ns).text for a, p in plugins.items()}.items() <= \
+        PLUGINS.items()
+    assert plugins["maven-compiler-plugin"].find("m:configuration/m:proc", ns).text == "none"
+    surefire = plugins["maven-surefire-plugin"].find("m:configuration", ns)
+    assert surefire.find("m:argLine", ns).text == "-XX:+DisableAttachMechanism"
+    assert surefire.find("m:forkedProcessTimeoutInSeconds", ns).text == "120"
+    assert surefire.find("m:systemPropertyVariables/m:junit.jupiter.extensions.autodetection.enabled",
+                         ns).text == "false"
 
 
-def test_the_hidden_tests_are_compiled_without_processors_unless_the_suite_needs_them(tmp_path):
-    # Red team rounds 13 and 14: processors found on the class path ran an extension of the submission's; whether
-    # processing is on is decided from the benchmark's hidden tests, never from the pom's text (a comment naming
-    # annotationProcessorPaths turned it back on).
-    from core.engine.runner import _processing_args, hidden_suite_needs_processing
-
-    plain, micronaut = tmp_path / "plain", tmp_path / "micronaut"
-    (plain / "java" / "tests").mkdir(parents=True)
-    (plain / "java" / "tests" / "ApiTest.java").write_text("import org.junit.jupiter.api.Test;\nclass ApiTest {}\n")
-    (micronaut / "java" / "tests").mkdir(parents=True)
-    (micronaut / "java" / "tests" / "ApiTest.java").write_text(
-        "import io.micronaut.test.extensions.junit5.annotation.MicronautTest;\n@MicronautTest class ApiTest {}\n")
-
-    assert _processing_args(hidden_suite_needs_processing(plain)) == ["-Dmaven.compiler.proc=none"]
-    assert _processing_args(hidden_suite_needs_processing(micronaut)) == []
+QUARKUS_POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><properties>
+  <quarkus.platform.group-id>io.quarkus.platform</quarkus.platform.group-id><v>3.33.2</v></properties>
+  <dependencyManagement><dependencies>
+    <dependency><groupId>${quarkus.platform.group-id}</groupId><artifactId>quarkus-bom</artifactId>
+      <version>${v}</version><type>pom</type><scope>import</scope></dependency>
+    <dependency><groupId>${undefined}</groupId><artifactId>other-bom</artifactId>
+      <version>1</version><type>pom</type><scope>import</scope></dependency>
+    <dependency><groupId>x</groupId><artifactId>managed</artifactId><version>1</version></dependency>
+  </dependencies></dependencyManagement></project>"""
 
 
-def test_annotation_processors_named_by_artifact_are_allowed():
-    from core.engine.untrusted_tree import _test_run_setting
+def test_the_boms_a_root_pom_imports_are_read_with_its_own_properties():
+    from core.engine.test_pom import imported_boms
 
-    pom = ("<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration>"
-           "<compilerArgs><arg>-parameters</arg></compilerArgs><annotationProcessorPaths><path>"
-           "<groupId>io.micronaut</groupId><artifactId>micronaut-inject-java</artifactId></path>"
-           "</annotationProcessorPaths></configuration></plugin></plugins></build></project>")
-
-    assert _test_run_setting(pom) is None
+    assert [(b.group, b.artifact, b.version) for b in imported_boms(QUARKUS_POM)] == [
+        ("io.quarkus.platform", "quarkus-bom", "3.33.2")]
+    assert imported_boms("<project><oops") == ()
 
 
-def test_the_submissions_annotation_processors_are_removed_from_the_runners_copy(tmp_path):
-    from core.engine.untrusted_tree import remove_junit_configuration
+def test_a_quarkus_extension_keeps_its_transitive_dependencies_and_boms_are_imported(tmp_path):
+    """Quarkus's test bootstrap resolves each extension's deployment artifact with the runtime artifact's exclusions:
+    with every dependency excluded it found none and the reference of quarkus-blog-cms failed 0/15."""
+    from core.engine.test_pom import (bootstrap_extensions, imported_boms, parse_dependency_list, platform_pom)
 
-    for rel in ("target/classes/META-INF/services/javax.annotation.processing.Processor",
-                "src/main/resources/META-INF/services/com.sun.source.util.Plugin",
-                "src/test/resources/META-INF/services/javax.annotation.processing.Processor",
-                "target/classes/META-INF/services/com.example.Other"):
-        _put(tmp_path, rel, b"zz.Rewrite\n")
+    listed = parse_dependency_list("   io.quarkus:quarkus-rest:jar:3.33.2:compile\n"
+                                   "   io.rest-assured:rest-assured:jar:5.5.0:test\n")
+    _put(tmp_path, "io/quarkus/quarkus-rest/3.33.2/quarkus-rest-3.33.2.jar",
+         _jar({"META-INF/quarkus-extension.properties": b"deployment-artifact=io.quarkus:quarkus-rest-deployment"}))
+    _put(tmp_path, "io/rest-assured/rest-assured/5.5.0/rest-assured-5.5.0.jar", _jar({"io/x.class": b""}))
 
-    removed = remove_junit_configuration(tmp_path, keep_below="src/test")
+    keep = bootstrap_extensions(listed, tmp_path)
+    pom = platform_pom(listed, timeout=60, jvm_options="", junit_properties={}, keep_transitive=keep,
+                       boms=imported_boms(QUARKUS_POM))
 
-    assert sorted(removed) == ["src/main/resources/META-INF/services/com.sun.source.util.Plugin",
-                               "target/classes/META-INF/services/javax.annotation.processing.Processor"]
-    assert (tmp_path / "target/classes/META-INF/services/com.example.Other").is_file()
-
-
-PARENT = ("<project><parent><groupId>{group}</groupId><artifactId>base</artifactId><version>1.0</version></parent>"
-          "</project>")
-
-
-@pytest.mark.parametrize(("group", "named"), [("io.github.someone", True), ("org.springframework.boot", False)])
-def test_a_parent_from_central_is_held_to_the_same_rules_unless_a_framework_publishes_it(tmp_path, group, named):
-    from core.engine.untrusted_tree import test_run_tampering
-
-    _put(tmp_path / "m2", f"{group.replace('.', '/')}/base/1.0/base-1.0.pom",
-         b"<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
-         b"<argLine>@target/classes/opts</argLine></configuration></plugin></plugins></build></project>")
-    _put(tmp_path / "repo", "pom.xml", PARENT.format(group=group).encode())
-
-    why = test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",))
-
-    assert (why is not None and f"{group}:base:1.0" in why and "argLine" in why) if named else why is None
+    assert keep == {("io.quarkus", "quarkus-rest")}
+    rest, assured = pom.split("<artifactId>quarkus-rest</artifactId>")[2], pom.split("rest-assured</artifactId>")[2]
+    assert "<exclusions>" not in rest.split("</dependency>")[0] and "<exclusions>" in assured.split("</dependency>")[0]
+    assert "<artifactId>quarkus-bom</artifactId><version>3.33.2</version><type>pom</type><scope>import</scope>" in pom
 
 
-def test_a_build_extension_outside_the_framework_groups_is_named(tmp_path):
-    from core.engine.untrusted_tree import test_run_tampering
+def test_the_outcomes_pytest_recorded_count_a_test_passed_only_when_no_phase_failed():
+    from core.engine.sentinels import recorded_passes
 
-    _put(tmp_path, "pom.xml", b"<project><properties><g>io.github.someone</g></properties><build><plugins><plugin>"
-                              b"<groupId>${g}</groupId><artifactId>x</artifactId><extensions>true</extensions>"
-                              b"</plugin></plugins></build></project>")
+    record = ("setup\tpassed\tt.py::a\ncall\tpassed\tt.py::a\nteardown\tpassed\tt.py::a\n"
+              "call\tpassed\tt.py::b\nteardown\tfailed\tt.py::b\n"
+              "call\tfailed\tt.py::c\ncall\trerun\tt.py::d\ncall\tpassed\tt.py::d\n"
+              "call\tpassed\tt.py::a\ngarbage line\n")
 
-    assert "build extension of io.github.someone" in (test_run_tampering(tmp_path, keep_below="src/test") or "")
+    assert recorded_passes(record) == 2  # a (once) and d; b failed its teardown, c its call
+
+
+def test_the_runners_pytest_plugins_are_its_own_entry_points(tmp_path):
+    from core.engine.whitebox import runner_plugins
+
+    site = tmp_path / "env" / "lib" / "python3.11" / "site-packages"
+    for name, points in (("pytest_timeout-2.4.0", "[pytest11]\ntimeout = pytest_timeout\n"),
+                         ("anyio-4.0.0", "[pytest11]\nanyio = anyio.pytest_plugin\n"),
+                         ("other-1.0", "[console_scripts]\nx = y:z\n")):
+        dist = site / f"{name}.dist-info"
+        dist.mkdir(parents=True)
+        (dist / "METADATA").write_text(f"Name: {name.split('-')[0]}\nVersion: 1\n")
+        (dist / "entry_points.txt").write_text(points)
+
+    assert runner_plugins(tmp_path / "env") == ["anyio", "timeout"]
+
+
+@pytest.mark.timeout(20)
+def test_the_worker_reads_the_head_of_a_requirements_file_only(tmp_path):
+    """Red team round 15: 250 MB of newlines took the worker 2.4 GB as one list of lines."""
+    import os
+
+    from core.engine.uv_cache import REQUIREMENTS_BYTES, plain_requirements
+
+    flood = tmp_path / "requirements.txt"
+    flood.write_bytes(b"flask==3.0.0\n" + b"\n" * (REQUIREMENTS_BYTES * 4) + b"requests==2.32.0\n")
+    os.mkfifo(tmp_path / "fifo.txt")
+
+    assert plain_requirements(flood) == ["flask==3.0.0"]
+    assert plain_requirements(tmp_path / "fifo.txt") == []
+
+
+def test_the_sentinel_plugin_records_what_pytest_decided_and_adds_the_submissions_paths_last(tmp_path):
+    """The plugin as the runner writes it, loaded into a real pytest run: its record holds each phase's outcome, and
+    the folder it is given joins sys.path after the plugin loaded (a module there is importable by the tests)."""
+    import subprocess
+    import sys
+
+    from core.engine.sentinels import Sentinels, recorded_passes
+
+    sentinels = Sentinels.new()
+    (tmp_path / "platform").mkdir()
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "appmod.py").write_text("VALUE = 1\n")
+    (tmp_path / "suite").mkdir()
+    (tmp_path / "suite" / "test_x.py").write_text(
+        "import appmod\n\ndef test_ok():\n    assert appmod.VALUE == 1\n\ndef test_bad():\n    assert False\n")
+    record = tmp_path / "outcomes.txt"
+    plugin = sentinels.pytest_plugin(tmp_path / "platform", record=record, paths=(str(tmp_path / "submission"),))
+
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", plugin,
+                          f"--junitxml={tmp_path / 'junit.xml'}", "test_x.py"], cwd=tmp_path / "suite",
+                         env={"PYTHONPATH": str(tmp_path / "platform"), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                              "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
+
+    assert "1 failed, 2 passed, 2 skipped" in run.stdout, run.stdout + run.stderr
+    assert recorded_passes(record.read_text()) == 2  # test_ok and the must-pass sentinel
+    assert "call\tfailed\ttest_x.py::test_bad" in record.read_text()
 
 
 # --- the pytest sentinels' verdict rule (core.engine.sentinels) ------------------------------------------------
@@ -396,49 +390,31 @@ def test_the_last_pytest_sentinel_must_be_skipped_unless_the_run_was_cut_short(l
     assert rest.total == real  # sentinel cases never count
 
 
-def test_a_pom_choosing_the_junit_engines_itself_is_named():
-    from core.engine.untrusted_tree import _test_run_setting
-
-    pom = ("<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration>"
-           "<includeJUnit5Engines>zz</includeJUnit5Engines></configuration></plugin></plugins></build></project>")
-
-    assert "includeJUnit5Engines" in (_test_run_setting(pom) or "")
-
-
 HAMCREST = "org/hamcrest/hamcrest/2.2/hamcrest-2.2.jar"
 
 
-@pytest.mark.parametrize("where", ["target/classes/org/hamcrest/core/IsEqual.class",
-                                   "build/out/org/hamcrest/core/IsEqual.class"])
-def test_a_submission_class_shadowing_a_library_of_the_test_run_is_named(tmp_path, where):
+def test_a_submission_class_shadowing_a_library_of_the_test_run_is_named(tmp_path):
     """Red team round 7: five hamcrest classes in the submission's own sources (`matches` always true) come before
     the real library on the test class path, so rest-assured's checks passed for a service answering `{}` (28/46).
-    A submission class with the name of a class of any jar the test run can load is tampering, wherever the build
-    put it."""
+    A class of target/classes with the name of a class of any jar the test run can load is tampering."""
     from core.engine.untrusted_tree import test_run_tampering
 
     _put(tmp_path / "m2", HAMCREST, _jar({"org/hamcrest/core/IsEqual.class": b"real", "module-info.class": b"m"}))
-    _put(tmp_path / "repo", where, b"forged")
-    _put(tmp_path / "repo", "target/classes/module-info.class", b"m")
+    _put(tmp_path / "classes", "org/hamcrest/core/IsEqual.class", b"forged")
+    _put(tmp_path / "classes", "module-info.class", b"m")
 
-    why = test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",))
+    why = test_run_tampering(tmp_path / "classes", repositories=(tmp_path / "m2",))
 
-    assert why is not None and where in why and "org.hamcrest.core.IsEqual" in why and HAMCREST in why
+    assert why is not None and "target/classes/org/hamcrest/core/IsEqual.class" in why
+    assert "org.hamcrest.core.IsEqual" in why and HAMCREST in why
 
 
-def test_library_classes_inside_archives_of_the_tree_are_no_shadow(tmp_path):
-    """Archives of the build are never on the test class path (a pom naming a local file is tampered): Quarkus's
-    transformed-bytecode.jar holds rewritten library classes by design (the reference of quarkus-blog-cms was
-    tampered while archives counted), and a dependency the build copied is the library itself."""
+def test_a_class_of_the_test_machinery_among_the_submissions_classes_is_named(tmp_path):
     from core.engine.untrusted_tree import test_run_tampering
 
-    real = _jar({"org/hamcrest/core/IsEqual.class": b"real"})
-    _put(tmp_path / "m2", HAMCREST, real)
-    _put(tmp_path / "repo", "target/lib/hamcrest-2.2.jar", real)
-    _put(tmp_path / "repo", "target/quarkus-app/quarkus/transformed-bytecode.jar",
-         _jar({"org/hamcrest/core/IsEqual.class": b"transformed"}))
+    _put(tmp_path / "classes", "org/junit/platform/engine/support/hierarchical/ThrowableCollector.class", b"x")
 
-    assert test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",)) is None
+    assert "is a class of the test machinery" in (test_run_tampering(tmp_path / "classes") or "")
 
 
 def test_the_applications_own_classes_are_never_a_shadow(tmp_path):
@@ -450,48 +426,12 @@ def test_the_applications_own_classes_are_never_a_shadow(tmp_path):
                                                                     "com/example/auth/web/Routes.class": b"ref"}))
     _put(tmp_path / "m2", HAMCREST, _jar({"org/hamcrest/core/IsEqual.class": b"real"}))
     for rel in ("com/example/auth/Main.class", "com/example/auth/web/Routes.class", "com/example/auth/Users.class"):
-        _put(tmp_path / "repo", f"target/classes/{rel}", b"submission")
+        _put(tmp_path / "classes", rel, b"submission")
 
-    assert test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",),
+    assert test_run_tampering(tmp_path / "classes", repositories=(tmp_path / "m2",),
                               own_packages=frozenset({"com.example.auth"})) is None
-    assert "com.example.auth.Main" in (test_run_tampering(tmp_path / "repo", keep_below="src/test",
-                                                           repositories=(tmp_path / "m2",)) or "")
-
-
-def test_a_renamed_copy_of_a_published_jar_is_no_shadow(tmp_path):
-    """Quarkus packs each dependency as lib/main/<group>.<artifact>-<version>.jar: the same bytes under another
-    name are the library itself, not a submission's copy of its classes (the reference of quarkus-blog-cms was
-    tampered before this)."""
-    from core.engine.untrusted_tree import test_run_tampering
-
-    real = _jar({"org/hamcrest/core/IsEqual.class": b"real"})
-    _put(tmp_path / "m2", HAMCREST, real)
-    _put(tmp_path / "repo", "target/quarkus-app/lib/main/org.hamcrest.hamcrest-2.2.jar", real)
-
-    assert test_run_tampering(tmp_path / "repo", keep_below="src/test", repositories=(tmp_path / "m2",)) is None
-
-
-@pytest.mark.parametrize("name", ["lib/support.bin", "lib/support"])
-def test_test_machinery_in_an_archive_of_any_name_is_named(tmp_path, name):
-    """Red team round 8: a jar named support.bin, put on the class path by a system-scoped dependency, carried a
-    JUnit class past a check that opened only files named *.jar (15/15 for a service answering {})."""
-    from core.engine.untrusted_tree import test_run_tampering
-
-    _put(tmp_path, name, _jar({"org/junit/platform/engine/support/hierarchical/ThrowableCollector.class": b"x"}))
-
-    assert f"{name} carries org/junit/" in (test_run_tampering(tmp_path, keep_below="src/test") or "")
-
-
-def test_a_system_scoped_dependency_and_an_unreadable_archive_are_named(tmp_path):
-    from core.engine.untrusted_tree import test_run_tampering
-
-    _put(tmp_path / "a", "pom.xml", b"<project><dependencies><dependency><groupId>x</groupId><artifactId>y</artifactId>"
-                                    b"<version>1</version><scope>system</scope><systemPath>${project.basedir}/lib/y"
-                                    b"</systemPath></dependency></dependencies></project>")
-    assert "system-scoped dependency" in (test_run_tampering(tmp_path / "a", keep_below="src/test") or "")
-
-    _put(tmp_path / "b", "lib/broken.jar", b"PK\x03\x04" + b"\x00" * 40)
-    assert "cannot read" in (test_run_tampering(tmp_path / "b", keep_below="src/test") or "")
+    assert "com.example.auth.Main" in (test_run_tampering(tmp_path / "classes", repositories=(tmp_path / "m2",))
+                                       or "")
 
 
 def test_the_apparent_size_counts_sparse_files_in_full(tmp_path):
@@ -532,18 +472,17 @@ def test_a_start_script_replaced_by_a_fifo_or_a_link_is_never_read(tmp_path):
 
 
 @pytest.mark.timeout(20)
-def test_fifos_in_the_built_tree_do_not_block_the_test_run_check(tmp_path):
+def test_fifos_in_the_built_classes_do_not_block_the_test_run_check(tmp_path):
     import os
 
     from core.engine.untrusted_tree import test_run_tampering
 
-    (tmp_path / "pom.xml").write_text("<project><build></build></project>")
-    (tmp_path / "module").mkdir()
-    os.mkfifo(tmp_path / "module" / "pom.xml")
-    os.mkfifo(tmp_path / "lib.jar")
-    os.mkfifo(tmp_path / "data.bin")
+    _put(tmp_path / "m2", HAMCREST, _jar({"org/hamcrest/core/IsEqual.class": b"real"}))
+    (tmp_path / "classes" / "org" / "hamcrest" / "core").mkdir(parents=True)
+    os.mkfifo(tmp_path / "classes" / "org" / "hamcrest" / "core" / "IsEqual.class")
+    os.mkfifo(tmp_path / "classes" / "data.bin")
 
-    assert test_run_tampering(tmp_path, keep_below="src/test") is None
+    assert test_run_tampering(tmp_path / "classes", repositories=(tmp_path / "m2",)) is None
 
 
 def _junit_of(tmp_path, cases: str):
