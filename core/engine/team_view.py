@@ -5,6 +5,7 @@ failed when the cause is a classic one, and must not reveal the worker's folders
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -31,13 +32,36 @@ def start_crash_detail(script: Path) -> str:
 def relative_paths(text: str, *, work_root: Path) -> str:
     """`text` with the task's work folder written relative to its repository (`work_root`/repo): a path in the
     repository loses its prefix (`/.../repo/app.py` -> `app.py`), the repository itself is `.`, and the other
-    folders of the task (its virtual environment, the test runner's copy) become `../env/...`, `../runner/...`."""
+    folders of the task (its virtual environment, the test runner's copy) become `../env/...`, `../runner/...`.
+
+    The one rule for every backend's logs and details (the runner applies it to all of them): the work folder is
+    matched in each spelling a sandbox may show (`work_root_spellings`), and only as a whole path component
+    (`<root>-other` is left alone). Never raises."""
     if not text:
         return text
-    root = str(work_root).rstrip("/")
-    repo = f"{root}/repo"
-    return (text.replace(f"{repo}/", "").replace(repo, ".")
-            .replace(f"{root}/", "../").replace(root, ".."))
+    for root in work_root_spellings(work_root):
+        text = re.sub(re.escape(root) + _BELOW_ROOT, _relative, text)
+    return text
+
+
+#: What follows the work folder in a path: the repository or not, then a slash or the end of the path component.
+_BELOW_ROOT = r"(?P<repo>/repo)?(?P<slash>/|(?![\w.\-]))"
+
+
+def _relative(match: re.Match) -> str:
+    if match.group("repo"):
+        return "" if match.group("slash") else "."
+    return "../" if match.group("slash") else ".."
+
+
+def work_root_spellings(work_root: Path) -> list[str]:
+    """The spellings of `work_root` a sandbox's processes may print, longest first: as given, normalized
+    (`os.path.abspath`: the docker backend's mount targets and working directories, so a root given as
+    `/srv/var/../var/work/<key>` shows as `/srv/var/work/<key>` in a container) and with its links resolved
+    (`os.path.realpath`: what getcwd() returns under a linked folder). Each without a trailing slash; the root
+    folder `/` itself is never a spelling (it would make every absolute path relative)."""
+    spellings = {str(p).rstrip("/") for p in (work_root, os.path.abspath(work_root), os.path.realpath(work_root))}
+    return sorted((s for s in spellings if s), key=len, reverse=True)
 
 
 #: An absolute path in a message: a "/" that starts a word (not one inside a URL, a relative path or a number) and

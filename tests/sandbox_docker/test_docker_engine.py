@@ -2,9 +2,13 @@
 (install through the egress proxy with a warm uv cache, service and hidden suite in their own containers)."""
 from __future__ import annotations
 
+import dataclasses
+import uuid
+
 import pytest
 
 from core.engine.runner import evaluate_task
+from core.engine.spec import PhaseLimits
 from evaluation.engine_setup import task_spec, toolchain, work_root
 from core.sandbox import get_backend
 from core.sandbox.docker_backend import LABEL_BACKEND, LABEL_WORKER
@@ -53,3 +57,31 @@ def test_java_reference_builds_and_passes_in_docker(demo_split, dockerd, docker_
     assert result.outcome == "passed", (result.detail, result.logs)
     assert result.tests_passed == result.tests_total > 0
     assert result.dsr == 1
+
+
+def test_logs_of_a_docker_run_hold_no_host_path_whatever_the_roots_spelling(demo_split, dockerd, tmp_path):
+    """Issue 12 defect (logs shown to a team hold host paths), on the docker backend: its containers see the work
+    folder normalized (os.path.abspath of the mounts and the working dir), so a root given as `<work>/x/../x`
+    was shown as `/.../var/.../repo/app.py` in the traceback, while the local backend's log said `app.py`. The rule
+    (core.engine.team_view.relative_paths) now matches every spelling; tests/evaluation/test_team_view.py is its
+    fast unit test."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "app.py").write_text("raise SystemExit(open('data/missing.json').read())\n")
+    (repo / "start.sh").write_text("exec python \"$PWD/app.py\"\n")
+    (repo / "start.sh").chmod(0o755)
+    task = demo_split.tasks.get(name="TodoList")
+    spec = dataclasses.replace(task_spec(task), limits=PhaseLimits(install=120, start=5, test_case=10, test_suite=60))
+    folder = work_root() / f"spelled-{uuid.uuid4().hex[:8]}"
+    folder.mkdir(mode=0o711)
+    root = folder / ".." / folder.name  # `..` through a folder the containers see too (their mounts lie below it)
+    try:
+        result = evaluate_task(spec=spec, repo_src=repo, backend=get_backend("docker"), work_root=root,
+                               toolchain=toolchain())
+    finally:
+        folder.rmdir()  # the task's own folder is gone already; a leftover fails here
+
+    assert result.outcome == "start_crashed", result.detail
+    log = result.logs["start"]
+    assert 'File "app.py"' in log, log
+    assert str(work_root()) not in log and "/var/" not in log, log
