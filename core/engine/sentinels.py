@@ -4,13 +4,15 @@ Where a test report can only come from a process that runs submitted code (white
 submission; in-process Java suites run its application in the test JVM), the platform adds tests of its own with
 random names to every run: one that must pass and one that must be skipped (in Java runs also one that must fail;
 in pytest runs a second must-skip as the very last item). In pytest runs each skip is also a check: the sentinel
-passes instead when, since the session started, a function or class of pytest's or pluggy's verdict machinery (or a
+passes instead when, since the plugin was loaded, a function or class of pytest's or pluggy's verdict machinery (or a
 method of such a class) was replaced, or one of the HTTP test clients a white-box suite calls the application with
 (Starlette's/FastAPI's TestClient, httpx, requests, Werkzeug's and Flask's), unittest's assertions or the plugin's
 own functions changed since the plugin was imported (before any conftest), or a collected test function's code was
-swapped, or a plugin from outside the suite and the runner's own packages was registered; the first catches what
-the import of a white-box suite's submission modules did, the last what its code
-did while the tests ran. A report where a sentinel is missing or has another verdict was forged (an exit hook
+swapped, or a hook function whose code lies outside the suite and the runner's own packages was registered (the
+machinery may change between the plugin's load and the session's start only by code of pytest's or the runner's
+packages: pytest's legacypath plugin sets properties there). The submission's folders join sys.path only once the
+plugin has taken its baselines. The plugin also records each test phase's outcome as pytest decided it
+(`recorded_passes`): a report with more passes than that record was not written by the run alone. A report where a sentinel is missing or has another verdict was forged (an exit hook
 rewriting the JUnit file, a planted JUnit extension skipping test bodies, a hook flipping the known test names): the
 task ends `tampered`, scores 0 and is flagged. A skip is the negative sentinel because it counts toward no
 `--maxfail`/`-x` budget; a run cut short before its end may lack the last one. The sentinel cases are removed before

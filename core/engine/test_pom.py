@@ -177,7 +177,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
   </properties>
   <dependencyManagement>
     <dependencies>
-{"".join(_dependency(d, managed=True) for d in dependencies)}{"".join(_bom(b) for b in boms)}    </dependencies>
+{"".join(_dependency(d, managed=True) for d in dependencies)}{"".join(_dependency(b, managed=True) for b in boms)}    </dependencies>
   </dependencyManagement>
   <dependencies>
 {"".join(_dependency(d, exclude=(d.group, d.artifact) not in keep_transitive) for d in dependencies)}  </dependencies>
@@ -215,15 +215,14 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
 """
 
 
-def _bom(b: Dependency) -> str:
-    return (f"    <dependency><groupId>{b.group}</groupId><artifactId>{b.artifact}</artifactId>"
-            f"<version>{b.version}</version><type>pom</type><scope>import</scope></dependency>\n")
-
-
 def _dependency(d: Dependency, *, managed: bool = False, exclude: bool = True) -> str:
+    """One <dependency> element: a managed version (a BOM's: imported), or a dependency of the project."""
     classifier = f"<classifier>{d.classifier}</classifier>" if d.classifier else ""
-    rest = "" if managed else f"<scope>{d.scope}</scope>" + (
-        "<exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions>"
-        if exclude else "")
+    if managed:
+        rest = "<scope>import</scope>" if d.scope == "import" else ""
+    else:
+        rest = f"<scope>{d.scope}</scope>" + (
+            "<exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions>"
+            if exclude else "")
     return (f"    <dependency><groupId>{d.group}</groupId><artifactId>{d.artifact}</artifactId>"
-            f"<version>{d.version}</version><type>{TYPES[d.type]}</type>{classifier}{rest}</dependency>\n")
+            f"<version>{d.version}</version><type>{TYPES.get(d.type, d.type)}</type>{classifier}{rest}</dependency>\n")

@@ -607,11 +607,11 @@ def test_a_test_output_folder_of_the_poms_own_never_holds_the_hidden_tests(inven
 
 @LOCAL_ONLY
 def test_the_submissions_maven_jvm_settings_never_reach_the_hidden_test_run(inventory, backend):
-    """.mvn/jvm.config would put a Java agent into the Maven process of the test run (red-team round 4): the
-    runner's copy has no .mvn, so an agent that does not even exist changes nothing."""
+    """.mvn/ would put options (red team round 4: a Java agent in jvm.config) into the Maven process of the test run:
+    the runner's project has no .mvn, so a maven.config that skips every test changes nothing."""
     task, repo = inventory
     # written by the build itself (so the build's own Maven never reads it), for the test run's Maven to pick up
-    write_tree(repo, {"later/jvm.config": "-javaagent:.mvn/does-not-exist.jar\n"})
+    write_tree(repo, {"later/maven.config": "-Dmaven.test.skip=true\n"})
     _pom(repo, "<executions>", """<executions>
           <execution><id>arm</id><phase>process-classes</phase><goals><goal>copy-resources</goal></goals>
             <configuration><outputDirectory>${project.basedir}/.mvn</outputDirectory>
@@ -814,18 +814,18 @@ def test_no_code_or_resource_of_the_submission_reaches_a_black_box_suites_jvm(in
 
 
 @LOCAL_ONLY
-def test_a_sparse_file_left_by_the_build_is_a_build_failure_not_a_crash(inventory, backend):
-    """Red team round 8: two 1.9 GB sparse files cost no disk in the build, but the runner's copy wrote them out in
-    full, filled the task's folder and crashed the evaluation (a worker would send the task again forever)."""
-    task, repo = inventory
+def test_a_sparse_file_left_by_the_build_is_a_build_failure_not_a_crash(in_process, backend):
+    """Red team round 8: two 1.9 GB sparse files cost no disk in the build, but the runner's copy (made for a suite
+    that starts the application itself) wrote them out in full, filled the task's folder and crashed the evaluation
+    (a worker would send the task again forever)."""
+    spec, repo = in_process
     _pom(repo, "<plugins>", """<plugins><plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId>
       <version>3.5.0</version><executions><execution><id>holes</id><phase>generate-sources</phase>
       <goals><goal>exec</goal></goals><configuration><executable>sh</executable><arguments><argument>-c</argument>
       <argument>mkdir -p ${project.build.directory} &amp;&amp; truncate -s 1900M ${project.build.directory}/holes-1 &amp;&amp; truncate -s 1900M ${project.build.directory}/holes-2</argument>
       </arguments></configuration></execution></executions></plugin>""")
 
-    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=backend, work_root=work_root(),
-                           toolchain=toolchain())
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
     assert result.outcome == "build_failed" and "sparse files count in full" in result.detail, \
         (result.detail, str(result.logs)[-2000:])
