@@ -21,6 +21,7 @@ urlpatterns = [
     path("export/results.csv", research_api.ResultsExportCsvApi.as_view(), name="api-export-results-csv"),
     path("systems/", leaderboard_api.SystemListCreateApi.as_view(), name="api-systems"),
     path("systems/<str:ref>/", leaderboard_api.SystemDetailApi.as_view(), name="api-system"),
+    path("systems/<str:ref>/history/", research_api.SystemHistoryApi.as_view(), name="api-system-history"),
     path("systems/<str:ref>/endpoint/", agents_api.EndpointApi.as_view(), name="api-system-endpoint"),
     path("systems/<str:ref>/runs/", agents_api.SystemRunApi.as_view(), name="api-system-runs"),
     path("submissions/", submissions_api.SubmissionListCreateApi.as_view(), name="api-submissions"),

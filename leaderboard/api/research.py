@@ -1,4 +1,5 @@
-"""Research API views: compare two systems, the task x system matrix, board and results exports, citations.
+"""Research API views: compare two systems, the task x system matrix, board and results exports, citations, a
+system's history.
 Like leaderboard.api.board: parse the query, call one read, render through an output serializer (what
 /api/v1/schema/ documents); domain errors go to leaderboard.api.errors (unknown benchmark, split or system: 404;
 the same system twice: 400)."""
@@ -9,17 +10,18 @@ import datetime as dt
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog.selectors import split_get
+from catalog.selectors import split_get, system_by_ref
 from leaderboard.api.board import (IntervalField, MetricsOutputSerializer, PayloadSerializer,
                                    SignificanceGroupOutputSerializer, SplitQuerySerializer,
                                    TaskDifficultyOutputSerializer, bad_request_response, error_response)
 from leaderboard.board_cache import board_cached, board_cached_response
 from leaderboard.compare import system_compare
 from leaderboard.exports import board_csv, board_export, results_csv
+from leaderboard.history import system_history
 from leaderboard.research import MATRIX_ORDERS, leaderboard_bibtex, paper_bibtex, task_matrix
 from leaderboard.selectors import LANGUAGE_VIEWS
 
@@ -368,3 +370,55 @@ class CiteApi(APIView):
                 "leaderboard": leaderboard_bibtex(split=split, site_url=request.build_absolute_uri("/"),
                                                   accessed=dt.date.today())}
         return Response(CiteOutputSerializer(data).data)
+
+
+# --- a system's history ----------------------------------------------------------------------------------------
+class HistoryPointOutputSerializer(PayloadSerializer):
+    """One finished public run of the system's submissions (Overall metrics as fractions; null without scores)."""
+
+    submission = serializers.IntegerField()
+    run = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    benchmark_version = serializers.CharField()
+    pass_at_1 = serializers.FloatField(allow_null=True)
+    pass_at_1_ci = IntervalField(allow_null=True)
+    ac = serializers.FloatField(allow_null=True)
+    dsr = serializers.FloatField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+    ranked = serializers.BooleanField(help_text="the run the board ranks (or shows as the oracle)")
+    why = serializers.CharField(help_text="one sentence: why this run is or is not the ranked one")
+
+
+class HistorySplitOutputSerializer(PayloadSerializer):
+    """The system's runs on one split (any benchmark version), oldest first."""
+
+    benchmark = serializers.CharField()
+    split = serializers.CharField()
+    rank = serializers.IntegerField(allow_null=True, help_text="Overall rank of the ranked run; null for the oracle "
+                                                               "or a run not on the current benchmark version")
+    ranked = HistoryPointOutputSerializer()
+    points = HistoryPointOutputSerializer(many=True)
+
+
+class SystemHistoryOutputSerializer(PayloadSerializer):
+    system = serializers.CharField()
+    system_id = serializers.IntegerField()
+    splits = HistorySplitOutputSerializer(many=True)
+
+
+class SystemHistoryApi(APIView):
+    """GET /api/v1/systems/{ref}/history/ (see `get`)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="system_history", tags=["systems"],
+                   responses={200: SystemHistoryOutputSerializer, 404: error_response("no such system")})
+    def get(self, request, ref: str):
+        """The system (named or numbered `ref`) over time: per split, every finished public run of its submissions,
+        oldest first, which one the board ranks and why (leaderboard.history.system_history; the system page draws
+        the same points)."""
+        system = system_by_ref(ref)
+        if system is None:
+            raise exceptions.NotFound(f"no system {ref!r}")
+        data = {"system": system.name, "system_id": system.pk, "splits": system_history(system=system)}
+        return Response(SystemHistoryOutputSerializer(data).data)
