@@ -374,3 +374,167 @@ def test_nesting_and_element_floods_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(junit, "MAX_REPORT_ELEMENTS", 40)
     with pytest.raises(JUnitError, match="more than 40 elements"):
         parse_junit([wide])
+
+
+# --- Mutation pass of the streaming parser (issue 16, docs/mutation.md) --------------------------------------------
+def test_a_failing_test_that_records_a_property_counts_as_failed(tmp_path):
+    """pytest writes a case's <properties> (record_property) before its <failure>: the failure still decides the
+    status, and a case's end is the end of the case, not of its first child's child."""
+    (tmp_path / "test_props.py").write_text(textwrap.dedent('''\
+        def test_records_then_fails(record_property):
+            record_property("endpoint", "/items")
+            assert False
+
+        def test_records_then_passes(record_property):
+            record_property("endpoint", "/users")
+    '''))
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    report = tmp_path / "report.xml"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:django", "-p", "no:cacheprovider",
+         "-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), f"--junitxml={report}", str(tmp_path)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    xml = report.read_text()
+    assert xml.index("<properties>") < xml.index("<failure")  # the shape this test is about
+
+    result = parse_junit([report])
+
+    assert [(c.name, c.status) for c in result.cases] == [
+        ("test_records_then_fails", Status.FAILED), ("test_records_then_passes", Status.PASSED)]
+
+
+def test_a_doctype_without_entities_is_refused_too(tmp_path):
+    path = tmp_path / "report.xml"
+    path.write_text('<?xml version="1.0"?><!DOCTYPE testsuite><testsuite><testcase name="a"/></testsuite>')
+    with pytest.raises(JUnitError, match=r"^report\.xml: DOCTYPE or entity declarations are not allowed$"):
+        parse_junit([path])
+
+
+def test_the_depth_element_and_case_limits_are_inclusive(tmp_path, monkeypatch):
+    """Each bound lets its limit through and refuses one more: a case at depth MAX_REPORT_DEPTH is read, one level
+    deeper is refused; MAX_REPORT_ELEMENTS elements over all the reports are read, one more is refused; `max_cases`
+    cases are read, one more is forged."""
+    from core.grading import junit
+    from core.grading.junit import ForgedReport
+
+    def nested(levels: int) -> Path:  # <testsuite>, then `levels - 2` suites, then a case at depth `levels`
+        path = tmp_path / f"deep{levels}.xml"
+        path.write_text("<testsuite>" + "<testsuite>" * (levels - 2) + '<testcase name="deep"/>'
+                        + "</testsuite>" * (levels - 2) + "</testsuite>")
+        return path
+
+    assert [c.name for c in parse_junit([nested(junit.MAX_REPORT_DEPTH)]).cases] == ["deep"]
+    with pytest.raises(JUnitError, match=rf"^deep{junit.MAX_REPORT_DEPTH + 1}\.xml: elements nested deeper than "
+                                         rf"{junit.MAX_REPORT_DEPTH} levels$"):
+        parse_junit([nested(junit.MAX_REPORT_DEPTH + 1)])
+
+    first, second = tmp_path / "TEST-a.xml", tmp_path / "TEST-b.xml"
+    first.write_text('<testsuite><testcase name="a"/><testcase name="b"/></testsuite>')  # 3 elements
+    second.write_text('<testsuite><testcase name="c"><skipped/></testcase></testsuite>')  # 3 elements
+    monkeypatch.setattr(junit, "MAX_REPORT_ELEMENTS", 6)
+    assert parse_junit([first, second]).total == 3
+    monkeypatch.setattr(junit, "MAX_REPORT_ELEMENTS", 5)
+    with pytest.raises(JUnitError, match=r"^TEST-b\.xml: the reports hold more than 5 elements$"):
+        parse_junit([first, second])
+    monkeypatch.undo()
+
+    assert parse_junit([first, second], max_cases=3).total == 3
+    with pytest.raises(ForgedReport, match=r"^TEST-b\.xml: more than 2 cases$") as info:
+        parse_junit([first, second], max_cases=2)
+    assert info.value.why == "more than 2 cases"
+
+
+@pytest.mark.timeout(20)
+def test_every_forged_report_says_why_in_fixed_words_and_names_the_file(tmp_path, monkeypatch):
+    """`why` is shown to the team as it is ("the test reports hold <why>: ...", TaskRun._read_reports), so it is
+    fixed words; the message names the file. A link or FIFO is forged wherever it is in the list, a missing report
+    before it included."""
+    from core.grading import junit
+    from core.grading.junit import ForgedReport
+
+    fifo = tmp_path / "TEST-zz.Fifo.xml"
+    os.mkfifo(fifo)
+    secret = tmp_path / "secret.xml"
+    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
+    link = tmp_path / "TEST-zz.Link.xml"
+    link.symlink_to(secret)
+    not_regular = "a report that is not a regular file (a link, FIFO or device)"
+    for path in (fifo, link):
+        with pytest.raises(ForgedReport, match=rf"^{path.name}: cannot read report \(not a regular file: a link, "
+                                               r"FIFO or device\)$") as info:
+            parse_junit([tmp_path / "TEST-absent.xml", secret, path])
+        assert info.value.why == not_regular
+
+    os.link(secret, tmp_path / "TEST-second-name.xml")
+    with pytest.raises(ForgedReport, match=r"^secret\.xml: report with 2 links$") as info:
+        parse_junit([secret])
+    assert info.value.why == "a report file that is a hard link"
+
+    plain = [tmp_path / f"TEST-{k}.xml" for k in range(3)]
+    for path in plain:
+        path.write_text('<testsuite><testcase name="a"/></testsuite>')
+    monkeypatch.setattr(junit, "MAX_REPORT_FILES", 2)
+    with pytest.raises(ForgedReport) as info:
+        parse_junit(plain)
+    assert info.value.why == "more than 2 report files"
+
+
+@pytest.mark.timeout(20)
+def test_a_report_swapped_after_the_kind_check_is_opened_without_following_or_waiting(tmp_path):
+    """parse_junit checks every file's kind first, then reads each: a file the process under test turns into a
+    link or a FIFO in between is opened without following the link and without waiting for a writer on the FIFO,
+    and refused as forged (white-box: the read of one file, after its kind was checked)."""
+    from core.grading.junit import ForgedReport, _read_file
+
+    secret = tmp_path / "secret.xml"
+    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
+    link = tmp_path / "TEST-zz.Link.xml"
+    link.symlink_to(secret)
+    with pytest.raises(ForgedReport, match=r"^TEST-zz\.Link\.xml: cannot read report \(not a regular file: a "
+                                           r"link\)$") as info:
+        _read_file(link, 1024)
+    assert info.value.why == "a report that is not a regular file (a link, FIFO or device)"
+
+    fifo = tmp_path / "TEST-zz.Fifo.xml"
+    os.mkfifo(fifo)  # no writer: a blocking open would wait for one forever
+    with pytest.raises(ForgedReport, match=r"^TEST-zz\.Fifo\.xml: cannot read report \(not a regular file: a "
+                                           r"link, FIFO or device\)$") as info:
+        _read_file(fifo, 1024)
+    assert info.value.why == "a report that is not a regular file (a link, FIFO or device)"
+
+
+def test_an_unreadable_report_is_named_and_refused(tmp_path):
+    """An open that fails for another reason than a missing file or a link, and a read that fails (a file that
+    gives an I/O error: /proc/self/mem at offset 0), are 'unreadable', named."""
+    plain = tmp_path / "plain.xml"
+    plain.write_text('<testsuite><testcase name="a"/></testsuite>')
+    with pytest.raises(JUnitError, match=r"^TEST-x\.xml: cannot read report \(unreadable\)$"):
+        parse_junit([plain / "TEST-x.xml"])  # a path through a regular file: ENOTDIR
+    with pytest.raises(JUnitError, match=r"^mem: cannot read report \(unreadable\)$"):
+        parse_junit([Path("/proc/self/mem")])
+
+
+def test_a_report_longer_than_its_size_says_is_read_to_its_budget_only(monkeypatch):
+    """The size from fstat is checked first, but a file may hold more than it says (one still being written;
+    here a /proc file, whose size is 0): at most the budget and one byte are read, then it is refused."""
+    import tracemalloc
+
+    from core.grading import junit
+    from core.grading.junit import _read_file
+
+    smaps = Path("/proc/self/smaps")
+    assert smaps.stat().st_size == 0 and len(smaps.read_bytes()) > 256 * 1024  # larger than it says, by far
+    monkeypatch.setattr(junit, "MAX_REPORT_BYTES", 1000)
+    with pytest.raises(JUnitError, match=r"^smaps: report larger than 1000 bytes$"):
+        parse_junit([smaps])
+    tracemalloc.start()
+    try:
+        with pytest.raises(JUnitError):
+            _read_file(smaps, 1000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024
