@@ -1,0 +1,51 @@
+"""The matrix's task headers in Debian's Chromium (Playwright): every RepoGenesis Verified task name is shown whole.
+Screenshot: $TEXT_SHOTS (default var/test/text-shots/)/matrix-task-headers.png."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.browser_kit import chromium_page
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: Per task header of the matrix's table: the name, and how many pixels its link sticks out of the header's box.
+CLIPPED = """() => Array.from(document.querySelectorAll('#matrix-table th.task')).map(th => {
+  const box = th.getBoundingClientRect(), name = th.querySelector('a').getBoundingClientRect();
+  return [th.textContent.trim(), Math.round(Math.max(box.top - name.top, name.bottom - box.bottom, 0)),
+          th.getAttribute('title') || ''];
+})"""
+
+
+def test_every_task_name_of_the_matrix_table_is_shown_whole(live_server):
+    """The vertical headers were capped at 11rem and cut the longer RepoGenesis names at the table's top edge
+    ("javalin-user-auth-platfo", "spring-boot-course-sch", "rock-paper-scissors-flas": issue 12 screenshots)."""
+    from django.core.management import call_command
+
+    from catalog.models import Split
+    from tests.factories import finished_submission
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    root = Path(__file__).resolve().parents[2]
+    release = root.parent / "shared" / "data" / "repogenesis" / "verified"
+    if not release.is_dir():
+        pytest.fail(f"the shared copy of RepoGenesis Verified is missing at {release}")
+    call_command("import_benchmark", str(release), "--manifest", str(root / "benchmarks" / "repogenesis" /
+                 "benchmark.json"), "--skip-reference-check", stdout=open("/dev/null", "w"))
+    split = Split.objects.get(benchmark__name="repogenesis", benchmark__is_current=True, name="verified")
+    finished_submission(split=split, system_name="Matrix Agent", scores={"flask": (7, "passed", 1)})
+    shots = Path(os.environ.get("TEXT_SHOTS") or Path(settings.VAR_DIR) / "text-shots")
+    shots.mkdir(parents=True, exist_ok=True)
+
+    with chromium_page(width=1280, height=1000) as page:
+        page.goto(f"{live_server.url}/matrix/?benchmark=repogenesis&split=verified&language=overall")
+        page.wait_for_selector("#matrix-table")
+        page.screenshot(path=str(shots / "matrix-task-headers.png"), full_page=True)
+        headers = page.evaluate(CLIPPED)
+
+    assert len(headers) == 29  # 30 tasks, one left out (N = 0)
+    assert {name: px for name, px, _ in headers if px > 1} == {}
+    assert all(title.startswith(name) for name, _, title in headers)  # the whole name on hover, whatever its length
