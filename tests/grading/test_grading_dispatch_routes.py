@@ -19,6 +19,9 @@ def routes(text: str, *, python: bool = False) -> list[tuple]:
     ("/files/[^/]*", "/files/{param}"),
     ("^/api/v1\\.0/items/?$", "/api/v1.0/items"),  # an escaped dot, an optional trailing slash
     ("^\\/api\\/items\\-all$", "/api/items-all"),  # escaped slashes and dash
+    ("^/api/v1\\\\.0/items/\\\\d+$", "/api/v1.0/items/{param}"),  # a Java string's doubled backslashes outside a group
+    ("^/users/\\w+/posts/\\d+$", "/users/{param}/posts/{param}"),  # \w and \d repeated, outside a group
+    ("^/a/\\D+$", None),  # \D (not a digit) is no path segment rule
     ("^/a|/b$", None),  # an alternation is no single path
     ("api/items", None),  # not a path
 ])
@@ -74,3 +77,46 @@ def test_a_method_is_read_from_the_comparisons_own_line_before_the_code_after_it
         '} else if (path.equals("/c")) { check("PATCH"); }',
     ])
     assert routes(java) == [(["POST"], "/a", False), (["PUT"], "/b", False), (["PATCH"], "/c", False)]
+
+
+def test_a_method_literal_at_the_start_of_the_first_or_any_line_and_up_to_the_end_of_the_last():
+    # The comparison's line is read whole: on the file's first line, from a line's first character (minifiers
+    # write `"GET"===e.method`), and up to the end of a last line that has no newline.
+    first_line = 'if ("POST".equals(method) && path.equals("/a")) {\n    create(exchange);\n}\n'
+    assert routes(first_line) == [(["POST"], "/a", False)]
+    minified = "\n".join([
+        "http.createServer((e,t)=>{",
+        '"GET"===e.method&&"/a"===e.url?list(t):',
+        '"POST"===e.method&&"/a"===e.url?add(t):t.end()})',
+    ])
+    assert routes(minified) == [(["GET"], "/a", False), (["POST"], "/a", False)]
+    last_line = "\n".join([
+        "class H(BaseHTTPRequestHandler):",
+        "    def route(self):",
+        '        if self.path == "/a" or self.path == "/b": wanted = "GET"',  # no newline at the end of the file
+    ])
+    assert routes(last_line, python=True) == [(["GET"], "/a", False), (["GET"], "/b", False)]
+
+
+def test_a_membership_test_outside_a_handler_takes_the_methods_of_its_line_or_the_code_after_it():
+    text = "\n".join([
+        "class H(BaseHTTPRequestHandler):",
+        "    def route(self):",
+        '        if self.command == "PUT" and self.path in ("/a", "/b"):',
+        "            pass",
+        '        if self.path in ("/c",):',
+        '            ok = self.command == "PATCH"',
+    ])
+    assert routes(text, python=True) == [(["PUT"], "/a", False), (["PUT"], "/b", False), (["PATCH"], "/c", False)]
+
+
+def test_a_python_handler_name_decides_nothing_outside_python():
+    # `def do_DELETE` in a Java text block (an example client shown by the service) is no handler of the Java code.
+    java = "\n".join([
+        'String help = """',
+        "    class Handler(BaseHTTPRequestHandler):",
+        "        def do_DELETE(self):",
+        '    """;',
+        'if (path.equals("/a") && "GET".equals(method)) { }',
+    ])
+    assert routes(java) == [(["GET"], "/a", False)]
