@@ -7,10 +7,15 @@ sentence its tooltip shows (docs/scoring.md "Badges").
 - `agent-endpoint`: the repositories were generated here, by calling the system's agent with each hidden README
   (protocol agent/1), not uploaded;
 - `oracle`: the benchmark's reference solutions, shown apart from the competition and never ranked.
+
+`row_badges` is the one rule of which badges a board row carries: the board page (leaderboard.templatetags.board)
+and the leaderboard API (leaderboard.selectors.LeaderboardRow.as_dict, leaderboard.api.board) both ask it, and the
+exports (leaderboard.exports) ask `run_badges`, which it calls for every row evaluated here.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from catalog.models import ReportedResult, System
 from evaluation.models import EvaluationRun
@@ -64,3 +69,18 @@ def reported_badges(result: ReportedResult) -> list[Badge]:
     return [Badge("reported", LABELS["reported"],
                   f"reported by the authors ({result.source}): not evaluated by this site, no interval",
                   result.source_url)]
+
+
+def row_badges(row: Any) -> list[Badge]:
+    """The badges of a board row: a leaderboard.selectors.LeaderboardRow (a published row an admin verified:
+    `reported_badges`; a system's run: `run_badges`) or a reference row {"run": ...} (`run_badges`: `oracle`
+    first)."""
+    reported = getattr(row, "reported", None)
+    if reported:
+        return reported_badges(reported)
+    return run_badges(row["run"] if isinstance(row, dict) else row.run)
+
+
+def badge_keys(badges: list[Badge]) -> list[str]:
+    """The keys of `badges`, in their order: what the API and the exports carry."""
+    return [b.key for b in badges]

@@ -13,7 +13,7 @@ from catalog.models import Split, System
 from catalog.selectors import excluded_task_names, split_tasks
 from core.engine import EVALUATOR_VERSION
 from core.report import csv_safe_row
-from leaderboard.badges import run_badges
+from leaderboard.badges import badge_keys, run_badges
 from leaderboard.selectors import LANGUAGE_VIEWS, latest_runs, leaderboard_rows
 
 #: v2: board.csv's `<view>_group` holds the submission ids of the group's rows (v1 held their ranks, which repeat
@@ -83,7 +83,7 @@ def board_export(*, split: Split) -> dict[str, Any]:
                      "evaluator": {"version": run.evaluator_version, "backend": run.backend,
                                    "isolation": run.isolation},
                      "outdated": run.is_outdated, "ranked": s.system.type != System.Type.REFERENCE,
-                     "badges": [b.key for b in run_badges(run)], "source_url": s.system.source_url,
+                     "badges": badge_keys(run_badges(run)), "source_url": s.system.source_url,
                      "views": views})
     return {"schema": BOARD_SCHEMA, "generated_at": timezone.now().isoformat(),
             "benchmark": {"name": split.benchmark.name, "title": split.benchmark.title,

@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from core.grading.ranking import RankInput, rank_rows
 from core.grading.metrics import task_difficulty
 from evaluation.models import EvaluationRun, RunStatus, TaskResult
+from leaderboard.badges import badge_keys, reported_badges, row_badges
 from leaderboard.board_cache import board_cached
 from leaderboard.significance import cached_paired_intervals, cached_significance_groups
 
@@ -28,9 +29,10 @@ def reported_apart(*, split: Split, rows: list[LeaderboardRow]) -> list[Reported
 
 
 def reported_apart_as_dicts(*, split: Split, language: str, rows: list[LeaderboardRow]) -> list[dict[str, Any]]:
-    """`reported_apart` in the API's shape, each with `not_ranked_because` (see `reported_unranked_reason`)."""
+    """`reported_apart` in the API's shape, each with `not_ranked_because` (see `reported_unranked_reason`) and its
+    `badges` (leaderboard.badges.reported_badges: `reported`)."""
     task_count = split_tasks(split=split, language=language).count()
-    return [{**reported_as_dict(r),
+    return [{**reported_as_dict(r), "badges": badge_keys(reported_badges(r)),
              "not_ranked_because": reported_unranked_reason(r, language=language, task_count=task_count)}
             for r in reported_apart(split=split, rows=rows)]
 
@@ -61,12 +63,15 @@ class LeaderboardRow:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of the leaderboard API row; `origin` is `evaluated` (by us) or `reported` (by the authors,
-        verified by an admin: no intervals, no Solved, `tied_with_leader` null)."""
+        verified by an admin: no intervals, no Solved, `tied_with_leader` null). `badges`: the keys of the badges
+        the board page shows on the row (leaderboard.badges.row_badges); `source_url`: an evaluated row's system's
+        code ('' when none, as in board.json), a reported row's published source."""
         group = ({"ranks": self.significance["ranks"], "systems": self.significance["systems"]}
                  if self.significance else None)
+        badges = badge_keys(row_badges(self))
         if self.reported:
             return {"rank": self.rank, "tied_with_leader": self.tied_with_leader, "significance_group": None,
-                    "origin": "reported", **reported_as_dict(self.reported), **self.metrics}
+                    "origin": "reported", **reported_as_dict(self.reported), **self.metrics, "badges": badges}
         s = self.run.submission
         return {
             "rank": self.rank, "tied_with_leader": self.tied_with_leader, "significance_group": group,
@@ -77,7 +82,7 @@ class LeaderboardRow:
             "evaluator": {"version": self.run.evaluator_version, "backend": self.run.backend,
                           "isolation": self.run.isolation},
             "benchmark_version": self.run.benchmark.version, "outdated": self.run.is_outdated,
-            **self.metrics,
+            **self.metrics, "badges": badges, "source_url": s.system.source_url,
         }
 
 

@@ -21,6 +21,8 @@ from catalog.selectors import system_by_ref
 from catalog.services import system_create, system_type_problem, team_for_user
 from submissions.systems import system_delete, system_has_ranked_submission, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
+from leaderboard.badges import KEYS as BADGE_KEYS
+from leaderboard.badges import badge_keys, row_badges
 from leaderboard.board_cache import board_cached_response
 
 
@@ -102,6 +104,16 @@ class EvaluatorOutputSerializer(PayloadSerializer):
     isolation = serializers.CharField()
 
 
+def badges_field() -> serializers.ListField:
+    """A row's badges (leaderboard.badges.row_badges, the rule the board page shows them by): their keys, in the
+    order of leaderboard.badges.KEYS."""
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=BADGE_KEYS),
+        help_text="the row's badges as on the board page, in this order: oracle (the reference solutions), verified "
+                  "(evaluated by this site) or reported (by the authors), agent-endpoint, open-source "
+                  "(docs/scoring.md \"Badges\")")
+
+
 # --- published results "reported by the authors" -------------------------------------------------------------
 class PublishedValuesOutputSerializer(PayloadSerializer):
     """One language's published values in percent, exactly as written (strings); null when not reported."""
@@ -157,6 +169,7 @@ class ReportedResultOutputSerializer(ReportedOutputSerializer):
 class ReportedApartOutputSerializer(ReportedOutputSerializer):
     """A published row shown apart from a leaderboard view, with why it is not ranked there."""
 
+    badges = badges_field()
     not_ranked_because = serializers.CharField(allow_null=True)
 
 
@@ -207,11 +220,15 @@ class LeaderboardRowOutputSerializer(PayloadSerializer):
     ac = serializers.FloatField(allow_null=True)
     ac_ci = IntervalField(allow_null=True)
     outcomes = serializers.DictField(child=serializers.IntegerField(), required=False)
+    # every row
+    badges = badges_field()
+    source_url = serializers.CharField(
+        help_text="URL, blank when none. Evaluated rows: the system's code repository (what the open-source badge "
+                  "links to, as board.json's source_url); reported rows: the published result's source")
     # reported rows
     published = PublishedValuesOutputSerializer(required=False, help_text="this language's values as published")
     values_percent = PublishedLanguagesOutputSerializer(required=False)
     source = serializers.CharField(required=False)
-    source_url = serializers.CharField(required=False)
     source_date = serializers.DateField(required=False)
     paper = serializers.CharField(required=False)
     paper_url = serializers.CharField(required=False)
@@ -228,6 +245,8 @@ class OracleRowOutputSerializer(MetricsOutputSerializer):
 
     system = serializers.CharField()
     submission = serializers.IntegerField()
+    badges = badges_field()
+    source_url = serializers.CharField(help_text="the system's code repository; blank when none")
 
 
 class LeaderboardOutputSerializer(PayloadSerializer):
@@ -312,7 +331,8 @@ class LeaderboardApi(APIView):
     def _data(request, split: Split, language: str) -> dict[str, Any]:
         rows = leaderboard_rows(split=split, language=language)
         shown = board_filter(rows, query=board_query(request.query_params))
-        oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"]}
+        oracle = [{"system": o["system"].name, "submission": o["run"].submission_id, **o["metrics"],
+                   "badges": badge_keys(row_badges(o)), "source_url": o["system"].source_url}
                   for o in reference_rows(split=split, language=language)]
         data = {"benchmark": split.benchmark.name, "version": split.benchmark.version, "split": split.name,
                 "language": language, "rows": [r.as_dict() for r in shown],

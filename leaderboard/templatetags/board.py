@@ -3,7 +3,8 @@
 from django import template
 from django.utils.html import format_html, format_html_join
 
-from leaderboard.badges import Badge, reported_badges, run_badges
+from leaderboard.badges import Badge, run_badges
+from leaderboard.badges import row_badges as badges_of_row
 
 register = template.Library()
 
@@ -22,11 +23,9 @@ def _render(badges: list[Badge]):
 
 @register.simple_tag
 def row_badges(row):
-    """The badges of a board row (a LeaderboardRow, or a reference row {"run": ...}), as HTML spans or links."""
-    if getattr(row, "reported", None):
-        return _render(reported_badges(row.reported))
-    run = row["run"] if isinstance(row, dict) else row.run
-    return _render(run_badges(run))
+    """The badges of a board row (a LeaderboardRow, or a reference row {"run": ...}: leaderboard.badges.row_badges,
+    the rule the API's rows are given by too), as HTML spans or links."""
+    return _render(badges_of_row(row))
 
 
 @register.simple_tag
