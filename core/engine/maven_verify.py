@@ -6,8 +6,9 @@ annotation processors) can write anything there: a JUnit engine, a surefire prov
 under the coordinates of the real ones. The hidden test run must not load any of it. `mount_test_view` builds a
 read-only view for that run from two layers: below, the platform's repository untouched (whatever the build changed
 or deleted in it is not seen); above, a copy of each artifact the build added whose SHA-1 matches the `.sha1` file
-Central publishes for it. Nothing else is kept but Maven's version metadata (it chooses among verified artifacts and
-runs nothing). An artifact that passes but carries classes of the test machinery outside the machinery's own groups
+Central publishes for it. Nothing else is kept but `_remote.repositories` files: no version metadata of the build's
+(the platform's test pom names every version; red team round 15b sent a RELEASE version into the submission's tree
+through a planted `maven-metadata-local.xml`). An artifact that passes but carries classes of the test machinery outside the machinery's own groups
 (Central verifies who may publish under `org.junit`, not what a jar of another group holds) is reported, and the
 caller scores the run `tampered`.
 """
@@ -36,10 +37,20 @@ from .maven_repo import TRANSIENT, UPPER
 #: Where a build's downloads are checked (the `.sha1` file next to each artifact, Central's layout).
 CENTRAL = "https://repo.maven.apache.org/maven2/"
 def _bookkeeping(name: str) -> bool:
-    """True for a file of Maven's bookkeeping, kept as the build left it (it selects among the artifacts present and
-    executes nothing): exactly `maven-metadata*.xml` and `_remote.repositories` (red team round 9: an artifact
-    named `maven-metadata`, a jar `maven-metadata-1.0.jar`, was kept unverified while the rule was a prefix)."""
-    return name == "_remote.repositories" or (name.startswith("maven-metadata") and name.endswith(".xml"))
+    """True for a file of Maven's bookkeeping kept as the build left it: exactly `_remote.repositories` (it records
+    where an artifact came from and executes nothing; red team round 9: an artifact named `maven-metadata`, a jar
+    `maven-metadata-1.0.jar`, was kept unverified while the rule was a prefix)."""
+    return name == "_remote.repositories"
+
+
+def _metadata(name: str) -> bool:
+    """True for Maven's version metadata (`maven-metadata*.xml`), which the test run never needs: the platform's pom
+    (test_pom) names every version, so no metadata of the build's is kept (red team round 15b: a planted
+    `maven-metadata-local.xml` resolved a dependency of version RELEASE to `Q/../../runner/repo/lib/e/v`, a jar of
+    the submission's own tree)."""
+    return name.startswith("maven-metadata") and name.endswith(".xml")
+
+
 #: Checksums and signatures Maven stores beside artifacts: the test run needs none (offline Maven checks none).
 IGNORED_SUFFIXES = (".sha1", ".md5", ".sha256", ".sha512", ".asc")
 #: Packages of the test machinery and the Central groups that alone may ship them (groupId paths).
@@ -204,7 +215,7 @@ def _sort_upper(upper: Path, platform_repo: Path) -> tuple[list[str], list[str],
         if _bookkeeping(name):
             if new:
                 bookkeeping.append(rel)
-        elif name.endswith(IGNORED_SUFFIXES):
+        elif name.endswith(IGNORED_SUFFIXES) or _metadata(name):
             continue
         elif new:  # an artifact of any type: .jar, .pom, .properties ...
             candidates.append(rel)

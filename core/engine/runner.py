@@ -287,30 +287,39 @@ class TaskRun:
             maven_repo.harvest(env_dir=self.work.env, platform_repo=tc.maven_repo)
         self._take_java_tests_from_service(verified_repo=merged is not None, online=online)
 
-    def _install_maven(self, sb: TaskSandbox, argv: list[str], cwd: Path, deadline: float) -> ExecResult:
+    def _install_maven(self, sb: TaskSandbox, argv: list[str], cwd: Path, deadline: float,
+                       extra: tuple[Mount, ...] = ()) -> ExecResult:
         return sb.run(argv, role=Role.INSTALL, cwd=cwd, env={}, timeout=max(1.0, deadline - time.monotonic()),
-                      mounts=self._service_mounts())
+                      mounts=[*self._service_mounts(), *extra])
 
     def _resolve_test_build(self, sb: TaskSandbox, base: list[str], deadline: float) -> None:
-        """Run the platform's test build once, on the sentinel class alone, in a scratch project of the task's env
-        folder, so that its plugins and surefire's JUnit provider (resolved only when a test class runs) are in the
-        build's Maven repository (and, once Central vouches for them, in the test run's). Its result is not used."""
-        scratch = self.work.env / "test-build"
+        """Run the platform's test build once, on the sentinel class alone, in a scratch project so that its plugins
+        and surefire's JUnit provider (resolved only when a test class runs) are in the build's Maven repository
+        (and, once Central vouches for them, in the test run's). Its result is not used. The scratch folder is made
+        new by the platform in the work root, where the build cannot write (red team round 15b: a folder of the
+        build's env, which the build had made a link, had the platform write its pom over a root-owned host file)."""
+        scratch = self.work.root / "test-build"
+        scratch.mkdir(mode=0o700)
         self._plant_sentinel(scratch / "src" / "test")
-        (scratch / "pom.xml").write_text(self._test_pom_text(self.maven_local))
+        (scratch / "pom.xml").write_text(self._test_pom_text(None))
         self._give(scratch, Role.INSTALL)
         self._install_maven(sb, [*base, "-q", test_pom.goal("maven-compiler-plugin", "testCompile"),
                                  test_pom.goal("maven-surefire-plugin", "test"),
-                                 f"-Dtest={self.sentinels.java_class}#{self.sentinels.must_pass}"], scratch, deadline)
+                                 f"-Dtest={self.sentinels.java_class}#{self.sentinels.must_pass}"], scratch, deadline,
+                            extra=(Mount(scratch, True),))
         shutil.rmtree(scratch, ignore_errors=True)
 
-    def _test_pom_text(self, repository: Path) -> str:
-        """The platform's pom for the hidden test run (test_pom), its Quarkus extensions read from `repository`."""
+    def _test_pom_text(self, repository: Path | None) -> str:
+        """The platform's pom for the hidden test run (test_pom), its Quarkus extensions and BOMs read from the
+        verified Maven `repository` (None: the scratch run of the install phase, whose repository the build wrote,
+        is given neither)."""
         return test_pom.platform_pom(
             self.test_dependencies, timeout=self.spec.limits.test_suite, jvm_options=TEST_JVM_OPTIONS,
             junit_properties=JUNIT_PLATFORM_PROPERTIES,
-            keep_transitive=test_pom.bootstrap_extensions(self.test_dependencies, repository),
-            boms=tuple(b for b in self.test_boms if test_pom.in_repository(b, repository, "pom").is_file()))
+            keep_transitive=test_pom.bootstrap_extensions(self.test_dependencies, repository) if repository else
+            frozenset(),
+            boms=tuple(b for b in self.test_boms
+                       if repository and untrusted_tree.is_regular(test_pom.in_repository(b, repository, "pom"))))
 
     def _mount_test_repo(self, online: bool) -> None:
         """The hidden test run's Maven repository: the platform's, plus what the build fetched that Central vouches

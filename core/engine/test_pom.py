@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from core.grading.untrusted_files import is_regular
+
 #: The Maven plugins of the hidden test run, pinned (groupId:artifactId -> version). scripts/bootstrap.sh seeds the
 #: platform's repository with them (`seed_goals`), so an offline run finds them on a fresh machine.
 PLUGINS = {"org.apache.maven.plugins:maven-compiler-plugin": "3.11.0",
@@ -75,10 +77,16 @@ class Dependency:
     scope: str
 
 
+#: Versions Maven resolves through repository metadata rather than reads as given: never on the test run's class path
+#: (red team round 15b: RELEASE, with planted metadata, pointed into the submission's own tree).
+METAVERSIONS = ("RELEASE", "LATEST")
+
+
 def parse_dependency_list(text: str) -> tuple[Dependency, ...]:
     """The dependencies of a `maven-dependency-plugin:list` output file (`text`, written by the submission's build, so
     untrusted): lines "g:a:type[:classifier]:version:scope[ -- module name]". A line that is not one of those, or
-    whose parts are not plain Maven coordinates, or whose scope or type is not kept (SCOPES, TYPES), is left out, and
+    whose parts are not plain Maven coordinates, or whose scope or type is not kept (SCOPES, TYPES), or whose version
+    is a metaversion or a snapshot, is left out, and
     so is a repeated (group, artifact, classifier); at most MAX_DEPENDENCIES are returned, in the file's order."""
     found: dict[tuple[str, str, str], Dependency] = {}
     for line in text.splitlines():
@@ -88,7 +96,7 @@ def parse_dependency_list(text: str) -> tuple[Dependency, ...]:
         if len(parts) != 6 or not all(_PART.fullmatch(p) for i, p in enumerate(parts) if p or i != 3):
             continue
         dependency = Dependency(*parts)
-        if dependency.scope not in SCOPES or dependency.type not in TYPES:
+        if dependency.scope not in SCOPES or dependency.type not in TYPES or not _plain_version(dependency.version):
             continue
         found.setdefault((dependency.group, dependency.artifact, dependency.classifier), dependency)
         if len(found) == MAX_DEPENDENCIES:
@@ -140,17 +148,26 @@ QUARKUS_EXTENSION = "META-INF/quarkus-extension.properties"
 
 
 def bootstrap_extensions(dependencies: tuple[Dependency, ...], repository: Path) -> frozenset[tuple[str, str]]:
-    """(group, artifact) of each of `dependencies` whose jar in the Maven `repository` (the test run's verified view)
-    carries QUARKUS_EXTENSION. A jar that is missing or unreadable counts as none."""
+    """(group, artifact) of each of `dependencies` whose jar in the Maven `repository` (the test run's verified view,
+    whose files the platform made) carries QUARKUS_EXTENSION. A jar that is missing, unreadable, a link or not a
+    regular file counts as none."""
     found = set()
     for d in dependencies:
+        jar = in_repository(d, repository)
+        if not is_regular(jar):  # never a link or a FIFO (red team round 15b: a FIFO hung the worker here)
+            continue
         try:
-            with zipfile.ZipFile(in_repository(d, repository)) as archive:
+            with zipfile.ZipFile(jar) as archive:
                 archive.getinfo(QUARKUS_EXTENSION)
         except (OSError, KeyError, zipfile.BadZipFile, ValueError):
             continue
         found.add((d.group, d.artifact))
     return frozenset(found)
+
+
+def _plain_version(version: str) -> bool:
+    """False for a metaversion (METAVERSIONS) or a snapshot, whose file Maven finds through metadata."""
+    return version.upper() not in METAVERSIONS and not version.upper().endswith("SNAPSHOT")
 
 
 def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_options: str,

@@ -87,7 +87,11 @@ def remove_below(root: Path, rel: str) -> None:
 
 
 
-JUNIT_CONFIGURATION = ("META-INF/services/org.junit.", "junit-platform.properties")
+#: The submission's files that configure JUnit or surefire's forked booter in the test JVM (service entries of their
+#: interfaces: red team round 15b named surefire's MasterProcessChannelProcessorFactory, the fork's channel to Maven),
+#: removed from the runner's copy.
+JUNIT_CONFIGURATION = ("META-INF/services/org.junit.", "META-INF/services/org.apache.maven.surefire.",
+                       "junit-platform.properties")
 #: Packages of the test machinery: a submission bringing classes of them (to shadow JUnit's or surefire's own) is
 #: rewriting how the hidden tests are run and reported.
 TEST_MACHINERY = ("org/junit/", "org/opentest4j/", "org/apache/maven/surefire/", "org/apiguardian/")

@@ -518,6 +518,25 @@ def test_symlinked_build_folders_touch_no_host_folder(inventory, tmp_path):
         "test/keep.txt"]
 
 
+def test_a_link_the_build_leaves_for_the_platforms_scratch_build_touches_no_host_file(inventory, tmp_path):
+    """Red team round 15b: the build made the platform's scratch folder for its own test build (then in the build's
+    env folder) a link to a host folder, which root then chmod-ed and wrote its pom into. The scratch folder is now
+    the platform's, made new in the work root. (A FIFO at a dependency's jar: test_test_run_integrity.)"""
+    task, repo = inventory
+    victim = tmp_path / "victim"
+    victim.mkdir(mode=0o700)
+    (victim / "keep.txt").write_text("must survive")
+    script = f"ln -s {victim} ${{project.basedir}}/../env/test-build; true"
+    _pom(repo, "<plugins>", POISON_REPOSITORY.replace(POISON_SCRIPT, script))
+
+    result = evaluate_task(spec=task_spec(task), repo_src=repo, backend=sandbox_backend(), work_root=work_root(),
+                           toolchain=toolchain())
+
+    assert sorted(p.name for p in victim.iterdir()) == ["keep.txt"]
+    assert (victim.stat().st_mode & 0o777) == 0o700
+    assert (result.outcome, result.tests_passed) == ("passed", 15), result.detail
+
+
 def test_a_fifo_in_the_repository_is_left_out_not_a_crash(inventory):
     task, repo = inventory
     (repo / "target").mkdir()

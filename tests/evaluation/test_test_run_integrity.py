@@ -93,14 +93,14 @@ def test_an_added_artifact_is_kept_only_when_central_publishes_the_same_bytes(ta
     _put(upper, "com/acme/other/1.0/other-1.0.jar", b"altered after download")
     _put(upper, "com/acme/nowhere/1.0/nowhere-1.0.pom", b"<project/>")  # Central has no such artifact
     _put(upper, "com/acme/lib/1.0/lib-1.0.jar.sha1", b"whatever")  # checksum files: neither needed nor listed
-    _put(upper, "com/acme/lib/maven-metadata-central.xml", b"<metadata/>")  # bookkeeping: kept as is
+    _put(upper, "com/acme/lib/maven-metadata-central.xml", b"<metadata/>")  # metadata: never kept (round 15b)
     handler.published.update({NEW: hashlib.sha1(good.read_bytes()).hexdigest(),
                               "com/acme/other/1.0/other-1.0.jar": hashlib.sha1(b"as published").hexdigest()})
 
     view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=CentralChecksums(url))
 
     assert (view.path / NEW).read_bytes() == good.read_bytes()
-    assert (view.path / "com/acme/lib/maven-metadata-central.xml").is_file()
+    assert not (view.path / "com/acme/lib/maven-metadata-central.xml").exists()
     assert not (view.path / "com/acme/other/1.0/other-1.0.jar").exists()
     assert view.left_out == ("com/acme/nowhere/1.0/nowhere-1.0.pom", "com/acme/other/1.0/other-1.0.jar")
     with pytest.raises(OSError):
@@ -116,20 +116,24 @@ def test_offline_nothing_the_build_added_is_kept(task):
     assert not (view.path / NEW).exists() and view.left_out == (NEW,)
 
 
-def test_only_mavens_own_bookkeeping_files_are_kept_unverified(task):
+def test_only_mavens_own_bookkeeping_files_are_kept_unverified_and_no_metadata_of_the_build(task):
     """Red team round 9: any file whose name began with `maven-metadata` was kept as bookkeeping, unverified, so an
-    artifact named maven-metadata (maven-metadata-1.0.jar) planted by the build reached the test run."""
+    artifact named maven-metadata (maven-metadata-1.0.jar) planted by the build reached the test run. Round 15b: a
+    planted `maven-metadata-local.xml` sent a version RELEASE to a jar of the submission's tree; the test run names
+    every version, so no metadata of the build's is kept."""
     platform, env, view_dir, _ = task
     planted = "org/acme/maven-metadata/1.0/maven-metadata-1.0.jar"
-    kept = ("org/acme/lib/maven-metadata-central.xml", "org/acme/lib/1.0/_remote.repositories")
+    kept = "org/acme/lib/1.0/_remote.repositories"
+    metadata = ("org/acme/lib/maven-metadata-central.xml", "zz/rel/a/maven-metadata-local.xml")
     _put(env / maven_repo.UPPER, planted, _jar({"org/junit/platform/engine/X.class": b"forged"}))
-    for rel in kept:
+    for rel in (kept, *metadata):
         _put(env / maven_repo.UPPER, rel, b"<metadata/>")
 
     view = mount_test_view(env_dir=env, platform_repo=platform, view_dir=view_dir, verifier=None)
 
     assert not (view.path / planted).exists() and view.left_out == (planted,)
-    assert all((view.path / rel).is_file() for rel in kept)
+    assert (view.path / kept).is_file()
+    assert not any((view.path / rel).exists() for rel in metadata)
 
 
 def test_a_genuine_jar_of_another_group_shipping_junit_classes_is_reported(task, central):
@@ -212,12 +216,16 @@ The following files have been resolved:
    x</groupId><plugin>evil:a:jar:1:test
    ../../etc:passwd:jar:1:test
    com.google.code.gson:gson:jar:9.9:test
+   zz.rel:a:jar:RELEASE:test
+   zz.rel:b:jar:latest:test
+   zz.rel:c:jar:1.0-SNAPSHOT:test
 """
 
 
 def test_only_plain_coordinates_of_the_builds_test_class_path_reach_the_platforms_pom():
     """The dependency list is written by the submission's build: a system-scoped file, an import, anything that is
-    not a plain Maven coordinate (XML, a path) and a second version of the same artifact are left out."""
+    not a plain Maven coordinate (XML, a path), a second version of the same artifact and a version Maven would look
+    up in repository metadata (RELEASE, LATEST, a snapshot: red team round 15b) are left out."""
     from core.engine.test_pom import parse_dependency_list
 
     listed = parse_dependency_list(LISTED)
@@ -290,6 +298,40 @@ def test_a_quarkus_extension_keeps_its_transitive_dependencies_and_boms_are_impo
     rest, assured = pom.split("<artifactId>quarkus-rest</artifactId>")[2], pom.split("rest-assured</artifactId>")[2]
     assert "<exclusions>" not in rest.split("</dependency>")[0] and "<exclusions>" in assured.split("</dependency>")[0]
     assert "<artifactId>quarkus-bom</artifactId><version>3.33.2</version><type>pom</type><scope>import</scope>" in pom
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_or_a_link_at_a_dependencys_jar_is_never_opened(tmp_path):
+    """Red team round 15b: a FIFO at a listed dependency's jar hung the worker in the Quarkus extension check."""
+    import os
+
+    from core.engine.test_pom import bootstrap_extensions, parse_dependency_list
+
+    listed = parse_dependency_list("   zz:fifo:jar:1.0:test\n   zz:link:jar:1.0:test\n")
+    (tmp_path / "zz" / "fifo" / "1.0").mkdir(parents=True)
+    os.mkfifo(tmp_path / "zz" / "fifo" / "1.0" / "fifo-1.0.jar")
+    real = _put(tmp_path / "elsewhere", "x.jar", _jar({"META-INF/quarkus-extension.properties": b""}))
+    (tmp_path / "zz" / "link" / "1.0").mkdir(parents=True)
+    (tmp_path / "zz" / "link" / "1.0" / "link-1.0.jar").symlink_to(real)
+
+    assert bootstrap_extensions(listed, tmp_path) == frozenset()
+
+
+def test_surefires_and_junits_service_entries_of_the_submission_are_removed(tmp_path):
+    """Round 15b: surefire's forked booter loads its channel to Maven (MasterProcessChannelProcessorFactory) through
+    ServiceLoader from the test class path, which holds the submission's target/classes."""
+    from core.engine.untrusted_tree import remove_junit_configuration
+
+    services = "target/classes/META-INF/services/"
+    for name in ("org.apache.maven.surefire.spi.MasterProcessChannelProcessorFactory",
+                 "org.junit.platform.launcher.TestExecutionListener", "java.sql.Driver"):
+        _put(tmp_path, services + name, b"zz.X\n")
+
+    removed = remove_junit_configuration(tmp_path, keep_below="src/test")
+
+    assert sorted(removed) == [services + "org.apache.maven.surefire.spi.MasterProcessChannelProcessorFactory",
+                               services + "org.junit.platform.launcher.TestExecutionListener"]
+    assert (tmp_path / services / "java.sql.Driver").is_file()
 
 
 def test_the_outcomes_pytest_recorded_count_a_test_passed_only_when_no_phase_failed():
