@@ -4,6 +4,8 @@ Wrong passwords count towards django-axes' lockout (per account and per address,
 itself admits AUTH_TOKEN_RATE attempts per address (DRF's ScopedRateThrottle, scope `auth`): guessing a password
 through the API is as slow as through the login form.
 """
+from collections.abc import Mapping
+
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.core.cache import caches
@@ -15,6 +17,10 @@ from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.throttling import ScopedRateThrottle
 
 from leaderboard.api.board import ErrorOutputSerializer, bad_request_response
+
+
+#: The 400's detail for a body that is not an object (break-it pass 7: `[]`, `null`, `"s"` or `5` was a 500).
+NOT_AN_OBJECT = "The body must be a JSON object with username and password."
 
 
 class TokenOutputSerializer(serializers.Serializer):
@@ -42,12 +48,16 @@ class TokenApi(ObtainAuthToken):
 
     @extend_schema(operation_id="auth_token_create", tags=["auth"],
                    responses={200: TokenOutputSerializer,
-                              400: bad_request_response("a wrong username or password"),
+                              400: bad_request_response("a wrong username or password, or a body that is not an "
+                                                        "object with username and password"),
                               403: ErrorOutputSerializer, 429: ErrorOutputSerializer})
     def post(self, request, *args, **kwargs):
         """Trade a username and password (form or JSON) for the account's API token, {"token"}; send it as
         `Authorization: Token <token>`. Accounts are made on /signup/. 429 past the rate and while the account
-        or the address is locked out after repeated wrong passwords."""
+        or the address is locked out after repeated wrong passwords. 400 when the body is not an object (a JSON
+        list, string, number or null: break-it pass 7 found it a 500)."""
+        if not isinstance(request.data, Mapping):
+            raise ValidationError({"detail": NOT_AN_OBJECT})
         try:
             return super().post(request, *args, **kwargs)
         except ValidationError:
