@@ -111,7 +111,17 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # U+0674 ARABIC LETTER HIGH HAMZA, which confusables.txt writes after the letter for the
                     # presentation forms of a letter with hamza ("ﺃ" -> "اٴ"): drawn as the hamza mark is, and
                     # dropped like it ("Copiﺃot" read "Copiأot" yet had a skeleton of its own)
-                    "\u0674": ""}
+                    "\u0674": "",
+                    # the seventh break-it pass of issue 13: Armenian small liwn "լ" is its capital "Լ" (an "l")
+                    # drawn smaller; Latin small eth "ð", whose prototype "∂̵" is a symbol and was dropped ("ðemo"
+                    # read "emo"), is a "d" with a stroke as the capital "Ð" is; the presentation forms for a
+                    # vertical em dash, en dash and low line are vertical bars, an "l" as ASCII's "|" is; the small
+                    # rings of the ideographic full stop (and its halfwidth form) and the ring point sit on the
+                    # baseline as an "o" ("Dem。" was "Dem"); Tifinagh yal is two vertical strokes, "ll"
+                    "\u056c": "l", "\u00f0": "d", "\ufe31": "l", "\ufe32": "l", "\ufe33": "l",
+                    "\u3002": "o", "\uff61": "o", "\u2e30": "o", "\u2d4d": "ll"}
+#: The Coptic block, whose small letters are its capitals drawn smaller (`_coptic_small_letters`).
+_COPTIC = (0x2C80, 0x2CFF)
 #: Characters drawn as a line between words that are letters, or that confusables.txt maps to a letter: dropped
 #: from skeletons like spaces and punctuation ("MS—Agent" read "MSーAgent" and passed for "MS-Agent", the fourth
 #: break-it pass of issue 13). The box-drawing and other symbols of that look are dropped as symbols.
@@ -159,8 +169,28 @@ def _prototypes() -> dict[str, str]:
             letter = _latin_letter(chr(code))
             if letter:
                 table.setdefault(chr(code), letter)
+    table.update(_coptic_small_letters(table))
     table.update(EXTRA_PROTOTYPES)
     return table
+
+
+def _coptic_small_letters(table: dict[str, str]) -> dict[str, str]:
+    """Coptic small letters mapped as their capitals are, where the capital's prototype is plain letters and the
+    small letter's is not (the seventh break-it pass of issue 13: confusables.txt maps "Ⲏ", "Ⲓ", "Ⲙ", "Ⲛ", "Ⲧ",
+    "Ⲩ", "Ⲭ" to "H", "l", "M", "N", "T", "Y", "X" but leaves "ⲏ", "ⲓ", "ⲙ", "ⲛ", "ⲧ", "ⲩ" out and makes "ⲭ" a
+    Greek "χ": "Copiⲓot" passed for a name of its own). Only Coptic: taking a case partner's mapping in every
+    script would read Greek "Γ" as "y" (from "γ"), "μ" as "M" and Cherokee small letters as their unlike
+    capitals."""
+    found = {}
+    for code in range(_COPTIC[0], _COPTIC[1] + 1):
+        small = chr(code)
+        capital = small.upper()
+        if small == capital or len(capital) != 1 or _drawn_as_letters(table.get(small, "")):
+            continue
+        prototype = table.get(capital, "")
+        if prototype.isascii() and prototype.isalpha():
+            found[small] = prototype
+    return found
 
 
 def _latin_letter(char: str) -> str | None:

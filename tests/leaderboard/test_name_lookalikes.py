@@ -302,3 +302,50 @@ def test_a_user_name_twin_is_refused(make_user):
 
     make_user("Liam")
     assert "looks like" in username_problem("\u053ciam")
+
+
+#: The seventh break-it pass of issue 13: names it had accepted beside the one they look like.
+SEVENTH_PASS_TWINS = [
+    ("Copilot", "Copi\u2c93ot"),  # Coptic small iauda, whose capital reads "l"
+    ("Hey", "\u2c8fe\u2ca9"), ("Mint", "\u2c99i\u2c9b\u2ca7"), ("Xeno", "\u2cadeno"),  # Coptic small hate, ua, mi...
+    ("mallory", "ma\u056c\u056cory"),  # Armenian small liwn
+    ("demo", "\u00f0emo"), ("demo", "\u00d0emo"),  # Latin small and capital eth
+    ("Demo Agent Alpha", "Demo Agent A\ufe31pha"), ("Demo Agent Alpha", "Demo Agent A\ufe32pha"),
+    ("Demo Agent Alpha", "Demo Agent A\ufe33pha"),  # vertical em dash, en dash, low line: a bar, as "|"
+    ("Demo Agent Alpha", "Dem\u3002 Agent Alpha"), ("Demo Agent Alpha", "Dem\uff61 Agent Alpha"),
+    ("Demo Agent Alpha", "Dem\u2e30 Agent Alpha"),  # baseline rings: ideographic full stops, ring point
+    ("Hello", "He\u2d4do"),  # Tifinagh yal: two vertical strokes
+]
+
+
+@pytest.mark.parametrize("name, lookalike", SEVENTH_PASS_TWINS)
+def test_the_seventh_break_it_passes_twins_share_the_skeleton(name, lookalike):
+    assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+def test_only_coptic_small_letters_take_their_capitals_mapping():
+    """Case partners of other scripts are often drawn unlike each other: Greek "μ" is no "M", "ζ" no "Z"."""
+    assert name_skeleton("\u03bcu") != name_skeleton("Mu") and name_skeleton("\u03b6ed") != name_skeleton("Zed")
+
+
+def test_the_seventh_passes_twins_of_a_reserved_name_a_system_and_a_user_are_refused(owner, client, make_user):
+    import datetime
+
+    from catalog.models import ReportedResult, reserved_name_problem
+    from leaderboard.accounts import username_problem
+
+    _, auth = owner
+    ReportedResult.objects.create(benchmark_name="repogenesis", split_name="verified", system="Copilot",
+                                  base_model="", source="reported.toml", source_date=datetime.date(2026, 1, 1))
+    assert reserved_name_problem("Copi\u2c93ot") is not None
+    assert client.post("/api/v1/systems/", {"name": "Copi\u2c93ot"}, **auth).status_code == 400
+    assert client.post("/api/v1/systems/", {"name": "Demo Agent Alpha"}, **auth).status_code == 201
+    for lookalike in ("Demo Agent A\u2c93pha", "Demo Agent A\ufe31pha", "Dem\u3002 Agent Alpha"):
+        resp = client.post("/api/v1/systems/", {"name": lookalike}, **auth)
+        assert resp.status_code == 400 and "would look the same" in resp.json()["name"][0], (lookalike, resp.content)
+    assert client.post("/api/v1/systems/", {"name": "Delta"}, **auth).status_code == 201
+    resp = client.post("/api/v1/systems/", {"name": "\u00f0elta"}, **auth)
+    assert resp.status_code == 400 and "would look the same" in resp.json()["name"][0], resp.content
+    assert System.objects.count() == 2
+    make_user("mallory")
+    assert "looks like" in username_problem("ma\u056c\u056cory")
