@@ -378,7 +378,12 @@ class TaskRun:
         # the build's class path go too (Quarkus's serialized application model, target/quarkus/): they name jars of
         # the build's own repository, which the test run does not read; Quarkus resolves its model again from the
         # platform's pom.
-        for rel in ("src/test", "target/test-classes", "target/quarkus", ".mvn", "pom.xml"):
+        # javac reads the test source roots of the platform's pom, src/test/java and its generated test sources, as
+        # a source path: a library class shipped there as source (red team round 15c: JUnit's Assertions with empty
+        # asserts, in target/generated-test-sources) would be compiled in place of the library's. Both are the
+        # platform's alone.
+        for rel in ("src/test", "target/test-classes", "target/generated-test-sources", "target/quarkus", ".mvn",
+                    "pom.xml", test_pom.GENERATED_TEST_SOURCES):
             untrusted_tree.remove_below(runner_repo, rel)
         (runner_repo / "pom.xml").write_text(self._test_pom_text(self.test_repo))
         self._plant_hidden_tests(runner_repo / "src" / "test")

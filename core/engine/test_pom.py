@@ -33,6 +33,10 @@ from core.grading.untrusted_files import is_regular
 PLUGINS = {"org.apache.maven.plugins:maven-compiler-plugin": "3.11.0",
            "org.apache.maven.plugins:maven-surefire-plugin": "3.5.4",
            "org.apache.maven.plugins:maven-dependency-plugin": "3.8.1"}
+#: Where the platform's compiler writes generated test sources (none: processing is off), a folder of the runner's
+#: project that the platform empties first: javac reads it as a source path, so a file of the submission's there
+#: would be compiled in place of a library class (red team round 15c).
+GENERATED_TEST_SOURCES = "target/platform-generated-test-sources"
 #: Most dependencies a test class path may name; a longer list is cut there (honest builds name a few hundred).
 MAX_DEPENDENCIES = 2000
 #: Scopes kept; `system` (a file anywhere on disk) and `import` never reach the test run.
@@ -206,6 +210,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
         <version>{PLUGINS["org.apache.maven.plugins:maven-compiler-plugin"]}</version>
         <configuration>
           <proc>none</proc>
+          <generatedTestSourcesDirectory>${{project.basedir}}/{GENERATED_TEST_SOURCES}</generatedTestSourcesDirectory>
           <release>${{java.specification.version}}</release>
           <encoding>UTF-8</encoding>
         </configuration>

@@ -1018,6 +1018,34 @@ def test_an_honest_in_process_suite_is_scored_as_it_ran(in_process, backend):
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 3, 3), result.detail
 
 
+#: JUnit's Assertions as the submission's source, whose asserts do nothing (fail() still fails: the must-fail
+#: sentinel keeps its verdict).
+EMPTY_ASSERTIONS = """package org.junit.jupiter.api;
+public final class Assertions {
+    public static void assertEquals(int expected, int actual) { }
+    public static void assertEquals(Object expected, Object actual) { }
+    public static <V> V fail(String message) { throw new org.opentest4j.AssertionFailedError(message); }
+}
+"""
+
+
+@LOCAL_ONLY
+def test_a_library_class_shipped_as_generated_test_source_is_never_compiled(in_process, backend):
+    """Red team round 15c: javac reads the test compilation's generated sources as a source path and prefers a newer
+    source to the library's class, so Assertions.java shipped in target/generated-test-sources (the pom moved its own
+    build's folder elsewhere so it was kept) replaced JUnit's: 15/15 for 1/15. The runner's project has none."""
+    spec, repo = in_process
+    _no_route_attack(repo, NO_ATTACK)
+    write_tree(repo, {"target/generated-test-sources/test-annotations/org/junit/jupiter/api/Assertions.java":
+                      EMPTY_ASSERTIONS})
+    _pom(repo, "<release>17</release>", "<release>17</release><generatedTestSourcesDirectory>"
+                                        "${project.build.directory}/elsewhere</generatedTestSourcesDirectory>")
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail
+
+
 @LOCAL_ONLY
 def test_reports_forged_in_process_with_maven_killed_are_tampered(in_process, backend):
     spec, repo = in_process

@@ -107,6 +107,24 @@ def test_an_added_artifact_is_kept_only_when_central_publishes_the_same_bytes(ta
         (view.path / "com/acme/planted.jar").write_bytes(b"x")  # the view is read-only
 
 
+def test_an_artifact_bigger_than_the_check_reads_is_left_out_unread(tmp_path, central, monkeypatch):
+    """Red team round 15c: sparse files cost the build no disk but were read whole into the worker's memory (eight
+    2 GiB files at once). Files are hashed in blocks, and one over MAX_ARTIFACT_BYTES is not read at all."""
+    from core.engine import maven_verify
+
+    handler, url = central
+    small = _put(tmp_path, NEW, b"x" * 10)
+    big = _put(tmp_path, "com/acme/big/1.0/big-1.0.jar", b"y" * 20)
+    handler.published.update({NEW: hashlib.sha1(b"x" * 10).hexdigest(),
+                              "com/acme/big/1.0/big-1.0.jar": hashlib.sha1(b"y" * 20).hexdigest()})
+    monkeypatch.setattr(maven_verify, "MAX_ARTIFACT_BYTES", 15)
+    verifier = CentralChecksums(url)
+
+    assert verifier(NEW, small) is True
+    assert verifier("com/acme/big/1.0/big-1.0.jar", big) is False
+    verifier.close()
+
+
 def test_offline_nothing_the_build_added_is_kept(task):
     platform, env, view_dir, _ = task
     _put(env / maven_repo.UPPER, NEW, b"planted while offline")
