@@ -83,3 +83,19 @@ def api_upload(client, data: bytes, system: str = "AliceBot", name: str = "sub.z
     upload.name = name
     return client.post("/api/v1/submissions/", {"system": system, "archive": upload}, format="multipart")
 
+
+def import_repogenesis_verified() -> Split:
+    """Import RepoGenesis Verified from the shared copy (../shared/data/repogenesis/verified, with the project's
+    manifest) and return its current `verified` split. Fails the test when the shared copy is missing."""
+    from pathlib import Path
+
+    import pytest
+    from django.core.management import call_command
+
+    root = Path(__file__).resolve().parents[1]
+    release = root.parent / "shared" / "data" / "repogenesis" / "verified"
+    if not release.is_dir():
+        pytest.fail(f"the shared copy of RepoGenesis Verified is missing at {release}")
+    call_command("import_benchmark", str(release), "--manifest", str(root / "benchmarks" / "repogenesis" /
+                 "benchmark.json"), "--skip-reference-check", stdout=io.StringIO())
+    return Split.objects.get(benchmark__name="repogenesis", benchmark__is_current=True, name="verified")

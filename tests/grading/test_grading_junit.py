@@ -55,6 +55,11 @@ def pytest_report(tmp_path_factory) -> Path:
     """JUnit XML written by actually running pytest on a tiny suite."""
     folder = tmp_path_factory.mktemp("suite")
     (folder / "test_sample.py").write_text(PYTEST_SUITE)
+    return _run_pytest(folder)
+
+
+def _run_pytest(folder: Path) -> Path:
+    """Run pytest on the test files of `folder` (some of which fail) and return the JUnit XML it wrote."""
     (folder / "pytest.ini").write_text("[pytest]\n")
     report = folder / "report.xml"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
@@ -388,15 +393,7 @@ def test_a_failing_test_that_records_a_property_counts_as_failed(tmp_path):
         def test_records_then_passes(record_property):
             record_property("endpoint", "/users")
     '''))
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    report = tmp_path / "report.xml"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:django", "-p", "no:cacheprovider",
-         "-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), f"--junitxml={report}", str(tmp_path)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
-    )
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    report = _run_pytest(tmp_path)
     xml = report.read_text()
     assert xml.index("<properties>") < xml.index("<failure")  # the shape this test is about
 

@@ -64,15 +64,10 @@ def _natural(name: str, at: int) -> bool:
 def test_task_names_wrap_only_at_natural_boundaries(live_server, width):
     """On RepoGenesis Verified's 30 tasks (Data_Rank_Searcher, StructuredDataConvertor, spring-boot-course-scheduling,
     ...): /tasks/ at 1280 px cut "Data_Rank_Sear|cher" and "unchecke|d" before the fix."""
-    from django.core.management import call_command
+    from tests.factories import import_repogenesis_verified
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    root = Path(__file__).resolve().parents[2]
-    release = root.parent / "shared" / "data" / "repogenesis" / "verified"
-    if not release.is_dir():
-        pytest.fail(f"the shared copy of RepoGenesis Verified is missing at {release}")
-    call_command("import_benchmark", str(release), "--manifest", str(root / "benchmarks" / "repogenesis" /
-                 "benchmark.json"), "--skip-reference-check", stdout=open("/dev/null", "w"))
+    import_repogenesis_verified()
     with chromium_page(width=width, height=900) as page:
         page.goto(f"{live_server.url}/tasks/?benchmark=repogenesis&split=verified")
         page.screenshot(path=str(_shots() / f"tasks-{width}.png"), full_page=True)

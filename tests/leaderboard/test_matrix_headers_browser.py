@@ -24,19 +24,10 @@ CLIPPED = """() => Array.from(document.querySelectorAll('#matrix-table th.task')
 def _repogenesis_with_systems(scores: dict[str, dict[str, tuple[int, str, int]]]):
     """Import RepoGenesis Verified from the shared copy and give each system of `scores` a finished submission;
     returns the screenshots folder."""
-    from django.core.management import call_command
-
-    from catalog.models import Split
-    from tests.factories import finished_submission
+    from tests.factories import finished_submission, import_repogenesis_verified
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    root = Path(__file__).resolve().parents[2]
-    release = root.parent / "shared" / "data" / "repogenesis" / "verified"
-    if not release.is_dir():
-        pytest.fail(f"the shared copy of RepoGenesis Verified is missing at {release}")
-    call_command("import_benchmark", str(release), "--manifest", str(root / "benchmarks" / "repogenesis" /
-                 "benchmark.json"), "--skip-reference-check", stdout=open("/dev/null", "w"))
-    split = Split.objects.get(benchmark__name="repogenesis", benchmark__is_current=True, name="verified")
+    split = import_repogenesis_verified()
     for system, tasks in scores.items():
         finished_submission(split=split, system_name=system, scores=tasks)
     shots = Path(os.environ.get("TEXT_SHOTS") or Path(settings.VAR_DIR) / "text-shots")
