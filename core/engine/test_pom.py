@@ -182,7 +182,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
     (`bootstrap_extensions`), and `boms` (`imported_boms`) imported after them; the compiler with annotation processing off, for the language level of
     the JDK that runs it; surefire in one forked JVM (`jvm_options` its whole
     command line, `junit_properties` as JUnit configuration parameters and system properties, Jupiter the only
-    engine, failures not failing the build, the fork killed after `timeout` seconds). The main classes are the
+    engine, the class path and never the module path, failures not failing the build, the fork killed after `timeout` seconds). The main classes are the
     project's default output, target/classes; the tests are compiled from src/test/java to target/test-classes."""
     properties = "".join(f"<{k}>{escape(v)}</{k}>" for k, v in junit_properties.items())
     parameters = escape("\n".join(f"{k}={v}" for k, v in junit_properties.items()))
@@ -221,6 +221,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
         <version>{PLUGINS["org.apache.maven.plugins:maven-surefire-plugin"]}</version>
         <configuration>
           <testFailureIgnore>true</testFailureIgnore>
+          <useModulePath>false</useModulePath>
           <forkCount>1</forkCount>
           <reuseForks>true</reuseForks>
           <forkedProcessTimeoutInSeconds>{max(1, int(timeout))}</forkedProcessTimeoutInSeconds>

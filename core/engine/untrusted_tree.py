@@ -91,7 +91,11 @@ def remove_below(root: Path, rel: str) -> None:
 #: interfaces: red team round 15b named surefire's MasterProcessChannelProcessorFactory, the fork's channel to Maven),
 #: removed from the runner's copy.
 JUNIT_CONFIGURATION = ("META-INF/services/org.junit.", "META-INF/services/org.apache.maven.surefire.",
-                       "junit-platform.properties")
+                       "junit-platform.properties",
+                       # a module descriptor turns the test compile and run to the module path, where its `provides`
+                       # registers JUnit services no META-INF file names (red team round 15d: a launcher session
+                       # listener rewrote the compiled hidden tests before they loaded, 15/15 for 1/15)
+                       "module-info.class")
 #: Packages of the test machinery: a submission bringing classes of them (to shadow JUnit's or surefire's own) is
 #: rewriting how the hidden tests are run and reported.
 TEST_MACHINERY = ("org/junit/", "org/opentest4j/", "org/apache/maven/surefire/", "org/apiguardian/")

@@ -274,6 +274,7 @@ def test_the_platforms_pom_names_each_dependency_alone_and_the_platforms_setting
     surefire = plugins["maven-surefire-plugin"].find("m:configuration", ns)
     assert surefire.find("m:argLine", ns).text == "-XX:+DisableAttachMechanism"
     assert surefire.find("m:forkedProcessTimeoutInSeconds", ns).text == "120"
+    assert surefire.find("m:useModulePath", ns).text == "false"  # the class path only (round 15d)
     assert surefire.find("m:systemPropertyVariables/m:junit.jupiter.extensions.autodetection.enabled",
                          ns).text == "false"
 
@@ -344,11 +345,16 @@ def test_surefires_and_junits_service_entries_of_the_submission_are_removed(tmp_
     for name in ("org.apache.maven.surefire.spi.MasterProcessChannelProcessorFactory",
                  "org.junit.platform.launcher.TestExecutionListener", "java.sql.Driver"):
         _put(tmp_path, services + name, b"zz.X\n")
+    # round 15d: a module descriptor's `provides` registers the same services on the module path
+    for rel in ("target/classes/module-info.class", "target/classes/META-INF/versions/11/module-info.class"):
+        _put(tmp_path, rel, b"\xca\xfe\xba\xbe")
 
     removed = remove_junit_configuration(tmp_path, keep_below="src/test")
 
-    assert sorted(removed) == [services + "org.apache.maven.surefire.spi.MasterProcessChannelProcessorFactory",
-                               services + "org.junit.platform.launcher.TestExecutionListener"]
+    assert sorted(removed) == sorted([services + "org.apache.maven.surefire.spi.MasterProcessChannelProcessorFactory",
+                                      services + "org.junit.platform.launcher.TestExecutionListener",
+                                      "target/classes/META-INF/versions/11/module-info.class",
+                                      "target/classes/module-info.class"])
     assert (tmp_path / services / "java.sql.Driver").is_file()
 
 
