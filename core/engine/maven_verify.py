@@ -8,9 +8,9 @@ read-only view for that run from two layers: below, the platform's repository un
 or deleted in it is not seen); above, a copy of each artifact the build added whose SHA-1 matches the `.sha1` file
 Central publishes for it. Nothing else is kept but `_remote.repositories` files: no version metadata of the build's
 (the platform's test pom names every version; red team round 15b sent a RELEASE version into the submission's tree
-through a planted `maven-metadata-local.xml`). An artifact that passes but carries classes of the test machinery outside the machinery's own groups
-(Central verifies who may publish under `org.junit`, not what a jar of another group holds) is reported, and the
-caller scores the run `tampered`.
+through a planted `maven-metadata-local.xml`). An artifact that passes but carries classes of the test machinery
+outside the machinery's own groups (Central verifies who may publish under `org.junit`, not what a jar of another
+group holds) is reported, and the caller scores the run `tampered`.
 """
 from __future__ import annotations
 
@@ -89,8 +89,8 @@ class BuildUnreadable(BuildTooLarge):
 @dataclass
 class CentralChecksums:
     """`verifier(rel, path)`: True when `path`'s SHA-1 (read in blocks) equals Central's published `.sha1` for `rel`
-    (a path in Maven's repository layout); False for a file over MAX_ARTIFACT_BYTES, unread. A 404 is False; other failures raise VerificationUnavailable. Answers are cached
-    per (rel, digest) for the life of the object. One HTTP client (its connections kept alive) serves every request
+    (a path in Maven's repository layout); False for a file over MAX_ARTIFACT_BYTES, unread. A 404 is False; other
+    failures raise VerificationUnavailable. Answers are cached per (rel, digest) for the life of the object. One HTTP client (its connections kept alive) serves every request
     of the object, from any thread; `close()` ends it."""
 
     base_url: str = CENTRAL

@@ -57,8 +57,9 @@ _PYTHON_FUNCTION = re.compile(r"\bdef\s+([A-Za-z_]\w*)")
 
 
 #: JUnit configuration the platform imposes on every Java test run (as configuration parameters and system
-#: properties, which take precedence over a `junit-platform.properties` on the classpath): no extension autodetection, so no extension of the submission's
-#: runs around the hidden tests; the sentinels still catch whatever else rewrites a verdict.
+#: properties, which take precedence over a `junit-platform.properties` on the classpath): no extension
+#: autodetection, so no extension of the submission's runs around the hidden tests; the sentinels still catch
+#: whatever else rewrites a verdict.
 JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "false"}
 #: Options of surefire's forked test JVM, the whole of its `argLine` in the platform's pom (test_pom): the JDK's
 #: attach mechanism is off, so code of the submission running in an in-process suite's JVM
@@ -278,10 +279,9 @@ class TaskRun:
             listed = self.work.env / "test-dependencies.txt"
             self._install_maven(sb, [*base, "-q", *test_pom.dependency_list_args(str(listed))], self.work.repo,
                                 deadline)
-            self.test_dependencies = test_pom.parse_dependency_list(
-                (untrusted_tree.read_regular(listed, 1 << 20) or b"").decode(errors="replace"))
-            self.test_boms = test_pom.imported_boms(
-                (untrusted_tree.read_regular(self.work.repo / "pom.xml", 1 << 20) or b"").decode(errors="replace"))
+            self.test_dependencies = test_pom.parse_dependency_list(untrusted_tree.read_regular_text(listed, 1 << 20))
+            self.test_boms = test_pom.imported_boms(untrusted_tree.read_regular_text(self.work.repo / "pom.xml",
+                                                                                     1 << 20))
             if online:
                 self._resolve_test_build(sb, base, deadline)
         if merged is not None and self.harvest_maven:
@@ -492,7 +492,7 @@ class TaskRun:
                                    timed_out=bool(run and run.timed_out), classes=self.java_classes)
         reported, reported_passed = junit.total, junit.passed
         recorded = None if java or self.outcome_record is None else recorded_passes(
-            (untrusted_tree.read_regular(self.outcome_record, RECORD_BYTES) or b"").decode(errors="replace"))
+            untrusted_tree.read_regular_text(self.outcome_record, RECORD_BYTES))
         junit, tampered = self.sentinels.verdict(junit, java=java, expected=self.spec.tests_total)
         tampered = tampered or (check.tampered if check else None)
         if recorded is not None and reported_passed > recorded and not tampered:
@@ -602,26 +602,33 @@ class TaskRun:
                         mounts=mounts)
         return result, [report] if report.is_file() else []
 
-    def _read_only_for_runner(self, folder: Path, *, writable: Path) -> None:
-        """Give the platform's `folder` (the suite, the sentinel plugin, the path hook: files the platform made, no
-        links) to root with the runner's group, readable and not writable by the runner (folders 0o750, files
-        0o640), and `writable` (the reports folder, inside it) to the runner alone. The process under test, which
-        runs submitted code in a white-box suite, can then neither rewrite the hidden tests before pytest collects
-        them nor swap the suite's folder for its own (red team round 12: an application imported by the suite's
-        conftest replaced every test body with `pass` on disk, 20/20 for a service with no routes). Nothing changes
-        under process isolation (no sandbox users)."""
+    def _read_only_for_runner(self, folder: Path, *, writable: Path | None = None) -> None:
+        """Give the platform's `folder` to root with the runner's group, readable and not writable by the runner
+        (folders 0o750, files 0o640; a link or special file in it, which the platform never makes, is removed, never
+        followed), and `writable` (a folder inside it), if given, to the runner alone. Used on the suite's folder
+        (the suite, the sentinel plugin; `writable` the reports folder): the process under test, which runs
+        submitted code in a white-box suite, can then neither rewrite the hidden tests before pytest collects them
+        nor swap the suite's folder for its own (red team round 12: an application imported by the suite's conftest
+        replaced every test body with `pass` on disk, 20/20 for a service with no routes); and on the compiled
+        hidden Java tests, so an in-process application cannot rewrite a test class on disk before it is loaded
+        (red team round 15d did so from a JUnit listener). Nothing changes under process isolation (no sandbox
+        users)."""
         owner = self.sb.owner(Role.RUNNER)
-        if not owner:
+        if not owner or not folder.is_dir() or folder.is_symlink():
             return
         uid, gid = owner
         for top, folders, files, top_fd in os.fwalk(folder):
             os.chown(top_fd, 0, gid)
             os.chmod(top_fd, 0o750)
             for name in files:
+                if not stat.S_ISREG(os.lstat(name, dir_fd=top_fd).st_mode):
+                    os.unlink(name, dir_fd=top_fd)
+                    continue
                 os.chown(name, 0, gid, dir_fd=top_fd, follow_symlinks=False)
                 os.chmod(name, 0o640, dir_fd=top_fd)
-        _chown_tree(writable, uid, gid)
-        writable.chmod(0o700)
+        if writable is not None:
+            _chown_tree(writable, uid, gid)
+            writable.chmod(0o700)
 
     def _test_java(self, sb: TaskSandbox) -> tuple[ExecResult, list[Path]]:
         copy = self.work.runner / "repo"  # made right after the build, see _take_java_tests_from_service
@@ -653,27 +660,9 @@ class TaskRun:
         if changed or reports.exists():
             raise _Stop("tampered", f"the compilation of the hidden tests changed {changed or 'the reports folder'}: "
                                     "code of the submission ran in it")
-        self._freeze_for_runner(copy / "target" / "test-classes")
+        self._read_only_for_runner(copy / "target" / "test-classes")
         result = self._run_runner_maven(sb, [*base, test_pom.goal("maven-surefire-plugin", "test")], deadline)
         return result, sorted(reports.glob("TEST-*.xml"))
-
-    def _freeze_for_runner(self, folder: Path) -> None:
-        """Give the compiled hidden tests (`folder`, made by the platform's compile just now) to root with the
-        runner's group, readable and not writable by the runner (folders 0o750, files 0o640): the application, which
-        an in-process suite runs in the test JVM, cannot rewrite a test class on disk before it is loaded (red team
-        round 15d did so from a JUnit listener). Nothing changes under process isolation (no sandbox users)."""
-        owner = self.sb.owner(Role.RUNNER)
-        if not owner or not folder.is_dir() or folder.is_symlink():
-            return
-        for top, folders, files, top_fd in os.fwalk(folder):
-            os.chown(top_fd, 0, owner[1])
-            os.chmod(top_fd, 0o750)
-            for name in files:
-                if not stat.S_ISREG(os.lstat(name, dir_fd=top_fd).st_mode):
-                    os.unlink(name, dir_fd=top_fd)  # javac writes none: never followed, never kept
-                    continue
-                os.chown(name, 0, owner[1], dir_fd=top_fd, follow_symlinks=False)
-                os.chmod(name, 0o640, dir_fd=top_fd)
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).

@@ -12,11 +12,11 @@ swapped, or a hook function whose code lies outside the suite and the runner's o
 machinery may change between the plugin's load and the session's start only by code of pytest's or the runner's
 packages: pytest's legacypath plugin sets properties there). The submission's folders join sys.path only once the
 plugin has taken its baselines. The plugin also records each test phase's outcome as pytest decided it
-(`recorded_passes`): a report with more passes than that record was not written by the run alone. A report where a sentinel is missing or has another verdict was forged (an exit hook
-rewriting the JUnit file, a planted JUnit extension skipping test bodies, a hook flipping the known test names): the
-task ends `tampered`, scores 0 and is flagged. A skip is the negative sentinel because it counts toward no
-`--maxfail`/`-x` budget; a run cut short before its end may lack the last one. The sentinel cases are removed before
-P and N are counted. Limit: code running in the test process can still forge what these checks do not look at
+(`recorded_passes`): a report with more passes than that record was not written by the run alone. A report where a
+sentinel is missing or has another verdict was forged (an exit hook rewriting the JUnit file, a planted JUnit
+extension skipping test bodies, a hook flipping the known test names): the task ends `tampered`, scores 0 and is
+flagged. A skip is the negative sentinel because it counts toward no `--maxfail`/`-x` budget; a run cut short before
+its end may lack the last one. The sentinel cases are removed before P and N are counted. Limit: code running in the test process can still forge what these checks do not look at
 (docs/scoring.md "The test phase").
 """
 from __future__ import annotations
@@ -181,16 +181,12 @@ def pytest_sessionstart(session):
     _START["session"] = _snapshot()
 
 
-def _foreign_hook(config, _start=_START):
-    # a hook function of a plugin registered after this one whose code is not in the suite's folder or the runner's
-    # environment (red team round 15: an object of a stdlib class carrying a hook function of the submission's)
-    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
+def _foreign_hook(config, trusted, _start=_START, _code_file=_code_file):
+    # a hook function of a plugin registered after this one whose code is not in a `trusted` folder (red team
+    # round 15: an object of a stdlib class carrying a hook function of the submission's)
     for caller in vars(config.pluginmanager.hook).values():
         for impl in getattr(caller, "get_hookimpls", lambda: ())():
-            if id(impl.plugin) in _start["plugins"]:
-                continue
-            where = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
-            if not where.startswith(trusted):
+            if id(impl.plugin) not in _start["plugins"] and not _code_file(impl.function).startswith(trusted):
                 return True
     return False
 
@@ -200,7 +196,7 @@ def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body
     # or the runner's packages only (pytest's legacypath plugin sets properties on its own classes while it
     # configures; the suite's conftest imported the submission in between); the clients and this plugin as before the
     # suite started; every test body as collected; and no hook since but the suite's own and the runner's packages'
-    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)
+    trusted = (str(config.rootpath), sys.prefix, sys.base_prefix)  # the suite's conftests, pytest and its plugins
     changed = set(_start["session"]) - set(_start["functions"])
     if any(not entry[-1].startswith(trusted) for entry in changed):
         return False
@@ -208,7 +204,7 @@ def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body
         return False
     if any(_body(item) != body for item, body in _start["bodies"].values()):
         return False
-    return not _foreign_hook(config)
+    return not _foreign_hook(config, trusted)
 
 
 class _Sentinel(pytest.Item):

@@ -51,8 +51,12 @@ _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,199}")
 def goal(artifact: str, name: str) -> str:
     """The full key of one of PLUGINS' goals, e.g. goal("maven-surefire-plugin", "test") ->
     "org.apache.maven.plugins:maven-surefire-plugin:3.5.4:test". Raises KeyError for a plugin not in PLUGINS."""
-    key = f"org.apache.maven.plugins:{artifact}"
-    return f"{key}:{PLUGINS[key]}:{name}"
+    return f"org.apache.maven.plugins:{artifact}:{_version(artifact)}:{name}"
+
+
+def _version(artifact: str) -> str:
+    """The pinned version of PLUGINS' `artifact` (of group org.apache.maven.plugins). KeyError when not pinned."""
+    return PLUGINS[f"org.apache.maven.plugins:{artifact}"]
 
 
 def seed_goals() -> list[str]:
@@ -179,10 +183,11 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
                  boms: tuple[Dependency, ...] = ()) -> str:
     """The text of the test run's pom.xml: `dependencies` (from parse_dependency_list), their versions managed,
     each with all of its own dependencies excluded unless its (group, artifact) is in `keep_transitive`
-    (`bootstrap_extensions`), and `boms` (`imported_boms`) imported after them; the compiler with annotation processing off, for the language level of
-    the JDK that runs it; surefire in one forked JVM (`jvm_options` its whole
-    command line, `junit_properties` as JUnit configuration parameters and system properties, Jupiter the only
-    engine, the class path and never the module path, failures not failing the build, the fork killed after `timeout` seconds). The main classes are the
+    (`bootstrap_extensions`), and `boms` (`imported_boms`) imported after them; the compiler with annotation
+    processing off, for the language level of the JDK that runs it, its generated test sources in
+    GENERATED_TEST_SOURCES; surefire in one forked JVM (`jvm_options` its whole command line, `junit_properties` as
+    JUnit configuration parameters and system properties, Jupiter the only engine, the class path and never the
+    module path, failures not failing the build, the fork killed after `timeout` seconds). The main classes are the
     project's default output, target/classes; the tests are compiled from src/test/java to target/test-classes."""
     properties = "".join(f"<{k}>{escape(v)}</{k}>" for k, v in junit_properties.items())
     parameters = escape("\n".join(f"{k}={v}" for k, v in junit_properties.items()))
@@ -204,22 +209,14 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
 {"".join(_dependency(d, exclude=(d.group, d.artifact) not in keep_transitive) for d in dependencies)}  </dependencies>
   <build>
     <plugins>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-compiler-plugin</artifactId>
-        <version>{PLUGINS["org.apache.maven.plugins:maven-compiler-plugin"]}</version>
-        <configuration>
+{_plugin("maven-compiler-plugin")}
           <proc>none</proc>
           <generatedTestSourcesDirectory>${{project.basedir}}/{GENERATED_TEST_SOURCES}</generatedTestSourcesDirectory>
           <release>${{java.specification.version}}</release>
           <encoding>UTF-8</encoding>
         </configuration>
       </plugin>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-surefire-plugin</artifactId>
-        <version>{PLUGINS["org.apache.maven.plugins:maven-surefire-plugin"]}</version>
-        <configuration>
+{_plugin("maven-surefire-plugin")}
           <testFailureIgnore>true</testFailureIgnore>
           <useModulePath>false</useModulePath>
           <forkCount>1</forkCount>
@@ -236,6 +233,13 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
   </build>
 </project>
 """
+
+
+def _plugin(artifact: str) -> str:
+    """The opening of one pinned plugin's element, up to and including `<configuration>`."""
+    return (f"      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n"
+            f"        <artifactId>{artifact}</artifactId>\n        <version>{_version(artifact)}</version>\n"
+            "        <configuration>")
 
 
 def _dependency(d: Dependency, *, managed: bool = False, exclude: bool = True) -> str:

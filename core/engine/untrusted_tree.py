@@ -12,7 +12,8 @@ import stat
 from pathlib import Path
 
 from core.grading.untrusted_files import (  # noqa: F401 - also this module's API
-    MAX_TREE_DEPTH, TreeTooDeep, TreeUnreadable, UntrustedTreeError, is_regular, read_regular, walk_untrusted)
+    MAX_TREE_DEPTH, TreeTooDeep, TreeUnreadable, UntrustedTreeError, is_regular, read_regular, read_regular_text,
+    walk_untrusted)
 
 #: The Java tampering check reads at most this many entries (files and folders) of the built classes; past that the
 #: build is `tampered` (docs/scoring.md "The test phase"): red team round 12 made the root worker hold 800 MB for

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.grading.untrusted_files import read_regular
+from core.grading.untrusted_files import read_regular_text
 
 from .toolchain import Toolchain
 
@@ -48,8 +48,7 @@ def plain_requirements(path: Path, *, limit: int = 500) -> list[str]:
     `-r` includes and anything unusual are left out), from its first REQUIREMENTS_BYTES only, and only when it is a
     regular file (never a link or a FIFO). At most `limit` lines."""
     lines = []
-    head = (read_regular(path, REQUIREMENTS_BYTES) or b"").decode(errors="replace")
-    for raw in head.splitlines()[:5000]:
+    for raw in read_regular_text(path, REQUIREMENTS_BYTES).splitlines()[:5000]:
         line = raw.split(" #", 1)[0].strip()
         if line and not line.startswith("#") and REQUIREMENT.match(line):
             lines.append(line)

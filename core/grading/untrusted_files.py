@@ -107,6 +107,11 @@ def read_regular(path: Path, limit: int | None = None) -> bytes | None:
         os.close(fd)
 
 
+def read_regular_text(path: Path, limit: int) -> str:
+    """`read_regular(path, limit)` decoded as UTF-8 (undecodable bytes replaced); "" when it gives None."""
+    return (read_regular(path, limit) or b"").decode(errors="replace")
+
+
 def is_regular(path: Path) -> bool:
     """True when `path` itself (not a link's target) is a regular file."""
     try:

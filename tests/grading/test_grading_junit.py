@@ -267,18 +267,23 @@ def test_the_size_limit_is_inclusive_and_the_errors_name_the_problem(tmp_path, m
         parse_junit([])
 
 
+def _fifo_and_link(folder: Path) -> tuple[Path, Path, Path]:
+    """Two reports in `folder` that are not regular files, a FIFO and a link, and the host file the link names
+    (secret.xml, a valid report of one case)."""
+    fifo = folder / "TEST-zz.Fifo.xml"
+    os.mkfifo(fifo)
+    secret = folder / "secret.xml"
+    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
+    link = folder / "TEST-zz.Link.xml"
+    link.symlink_to(secret)
+    return fifo, link, secret
+
+
 @pytest.mark.timeout(20)
 def test_a_report_that_is_a_fifo_or_a_link_is_refused_without_being_read(tmp_path):
     """Red team round 11: a FIFO named TEST-*.xml among surefire's reports hung the worker opening it as root, and a
     link would have been followed to a host file."""
-    import os
-
-    fifo = tmp_path / "TEST-zz.Fifo.xml"
-    os.mkfifo(fifo)
-    secret = tmp_path / "secret.xml"
-    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
-    link = tmp_path / "TEST-zz.Link.xml"
-    link.symlink_to(secret)
+    fifo, link, secret = _fifo_and_link(tmp_path)
 
     for path in (fifo, link):
         with pytest.raises(JUnitError, match="not a regular file"):
@@ -452,12 +457,7 @@ def test_every_forged_report_says_why_in_fixed_words_and_names_the_file(tmp_path
     from core.grading import junit
     from core.grading.junit import ForgedReport
 
-    fifo = tmp_path / "TEST-zz.Fifo.xml"
-    os.mkfifo(fifo)
-    secret = tmp_path / "secret.xml"
-    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
-    link = tmp_path / "TEST-zz.Link.xml"
-    link.symlink_to(secret)
+    fifo, link, secret = _fifo_and_link(tmp_path)
     not_regular = "a report that is not a regular file (a link, FIFO or device)"
     for path in (fifo, link):
         with pytest.raises(ForgedReport, match=rf"^{path.name}: cannot read report \(not a regular file: a link, "
@@ -486,17 +486,12 @@ def test_a_report_swapped_after_the_kind_check_is_opened_without_following_or_wa
     and refused as forged (white-box: the read of one file, after its kind was checked)."""
     from core.grading.junit import ForgedReport, _read_file
 
-    secret = tmp_path / "secret.xml"
-    secret.write_text('<testsuite><testcase classname="Host" name="secret"/></testsuite>')
-    link = tmp_path / "TEST-zz.Link.xml"
-    link.symlink_to(secret)
+    fifo, link, _ = _fifo_and_link(tmp_path)  # the FIFO has no writer: a blocking open would wait forever
     with pytest.raises(ForgedReport, match=r"^TEST-zz\.Link\.xml: cannot read report \(not a regular file: a "
                                            r"link\)$") as info:
         _read_file(link, 1024)
     assert info.value.why == "a report that is not a regular file (a link, FIFO or device)"
 
-    fifo = tmp_path / "TEST-zz.Fifo.xml"
-    os.mkfifo(fifo)  # no writer: a blocking open would wait for one forever
     with pytest.raises(ForgedReport, match=r"^TEST-zz\.Fifo\.xml: cannot read report \(not a regular file: a "
                                            r"link, FIFO or device\)$") as info:
         _read_file(fifo, 1024)
