@@ -14,7 +14,7 @@ from pathlib import Path
 from . import _source as src
 from .dispatch_routes import dispatch_routes, is_dispatcher
 from .paths import HTTP_METHODS, Endpoint, normalize_path
-from .untrusted_files import UntrustedTreeError, walk_untrusted
+from .untrusted_files import UntrustedTreeError, read_regular, walk_untrusted
 
 #: Files larger than this are not read.
 MAX_FILE_BYTES = 1024 * 1024
@@ -166,10 +166,10 @@ def scan_routes(repo_dir: Path, budget: src.Budget | None = None) -> RouteScan:
     stopped = None
     try:
         for path in _source_files(Path(repo_dir)):
-            try:
-                text = path.read_bytes().decode("utf-8", errors="replace")
-            except OSError:
+            data = read_regular(path, MAX_FILE_BYTES)  # None for a FIFO, socket or device (never opened blocking)
+            if data is None:
                 continue
+            text = data.decode("utf-8", errors="replace")
             budget.charge(len(text))
             rel = path.relative_to(repo_dir).as_posix()
             python = path.suffix == ".py"

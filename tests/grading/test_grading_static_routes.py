@@ -601,3 +601,19 @@ def test_hand_written_dispatcher_forms(tmp_path):
         "GET /files/{name}": True, "POST /files/{name}": False, "GET /files": False,
         "DELETE /api/users/{id}/avatar": True, "GET /api/users/{id}/avatar": False,
     }
+
+
+def test_a_fifo_named_like_source_is_skipped_not_waited_on(tmp_path):
+    """A FIFO `app.py` in the repository (no writer ever opens it) is skipped: the scan used to block opening it
+    for ever. Run in a daemon thread so that a regression fails instead of hanging the suite."""
+    import os
+    import threading
+
+    write(tmp_path, {"b.py": '@app.get("/after-the-fifo")\ndef f(): ...\n'})
+    os.mkfifo(tmp_path / "a.py")
+    result = {}
+    worker = threading.Thread(target=lambda: result.update(found=check(tmp_path, "GET /after-the-fifo")), daemon=True)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive(), "the static route check blocked on a FIFO"
+    assert result["found"] == {"GET /after-the-fifo": True}
