@@ -119,7 +119,14 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # rings of the ideographic full stop (and its halfwidth form) and the ring point sit on the
                     # baseline as an "o" ("Dem。" was "Dem"); Tifinagh yal is two vertical strokes, "ll"
                     "\u056c": "l", "\u00f0": "d", "\ufe31": "l", "\ufe32": "l", "\ufe33": "l",
-                    "\u3002": "o", "\uff61": "o", "\u2e30": "o", "\u2d4d": "ll"}
+                    "\u3002": "o", "\uff61": "o", "\u2e30": "o", "\u2d4d": "ll",
+                    # the eighth break-it pass of issue 13 (decimal digits of other scripts are mapped by their
+                    # value, `_digits`): Tai Le letter "ᥣ", the Telugu fraction digit one, the squat reversed esh
+                    # "ʅ", the reversed r with fishhook "ɿ" and Thai sara e "เ" are a vertical stroke, an "l"; the
+                    # Cyrillic "ҳ" (ha with descender) and Greek "χ" an "x"; the stretched "ʗ" a "c"; Thai fongman
+                    # "๏" a ring, an "o"
+                    "\u1963": "l", "\u0c79": "l", "\u0285": "l", "\u027f": "l", "\u0e40": "l", "\u04b3": "x",
+                    "\u03c7": "x", "\u0297": "c", "\u0e4f": "o"}
 #: The Coptic block, whose small letters are its capitals drawn smaller (`_coptic_small_letters`).
 _COPTIC = (0x2C80, 0x2CFF)
 #: Characters drawn as a line between words that are letters, or that confusables.txt maps to a letter: dropped
@@ -170,8 +177,30 @@ def _prototypes() -> dict[str, str]:
             if letter:
                 table.setdefault(chr(code), letter)
     table.update(_coptic_small_letters(table))
+    for char, digit in _digits():
+        if not _drawn_as_letters(table.get(char, "")):
+            table[char] = digit
     table.update(EXTRA_PROTOTYPES)
     return table
+
+
+#: Every decimal digit lies in the first two planes (the last, U+1FBF9, is a segmented digit nine).
+_LAST_DIGIT_PLANE_END = 0x20000
+
+
+def _digits() -> list[tuple[str, str]]:
+    """(char, its ASCII digit) for every decimal digit (Unicode category Nd) outside ASCII: the zero of many scripts is
+    drawn as a ring, an "o" or a "0" (New Tai Lue, Cham, Khmer, Ol Chiki ...), the one of some as a stroke, an "l"
+    (Vai, Hanifi Rohingya), and confusables.txt maps few of them (the eighth break-it pass of issue 13: "Dem᧐ Agent
+    Alpha" with a New Tai Lue zero was ranked beside "Demo Agent Alpha"). Read by value, a digit then takes the
+    ASCII digit's own prototype ("0" -> "o", "1" -> "l"); a digit confusables.txt maps to a letter or another
+    digit (Bengali four "৪" is an "8") keeps that mapping."""
+    found = []
+    for code in range(0x80, _LAST_DIGIT_PLANE_END):
+        char = chr(code)
+        if unicodedata.category(char) == "Nd":
+            found.append((char, str(unicodedata.digit(char))))
+    return found
 
 
 def _coptic_small_letters(table: dict[str, str]) -> dict[str, str]:

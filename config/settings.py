@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.client_address.ClientAddressMiddleware",  # first: REMOTE_ADDR is the client's (TRUSTED_PROXY_COUNT below)
     "config.http_methods.RefuseTraceMiddleware",
+    "config.null_characters.RefuseNullCharactersMiddleware",  # PostgreSQL text cannot hold NUL (a 500 otherwise)
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",  # above the cached board page, so it has the header
@@ -64,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "config.null_characters.RefuseNullCharactersInFormsMiddleware",  # after the CSRF check, which reads the form
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into its page (429)

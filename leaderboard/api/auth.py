@@ -55,13 +55,16 @@ class TokenApi(ObtainAuthToken):
         """Trade a username and password (form or JSON) for the account's API token, {"token"}; send it as
         `Authorization: Token <token>`. Accounts are made on /signup/. 429 past the rate and while the account
         or the address is locked out after repeated wrong passwords. 400 when the body is not an object (a JSON
-        list, string, number or null: break-it pass 7 found it a 500)."""
-        if not isinstance(request.data, Mapping):
+        list, string, number or null)."""
+        if not isinstance(request.data, Mapping):  # a 500 before (the seventh break-it pass of issue 13)
             raise ValidationError({"detail": NOT_AN_OBJECT})
         try:
             return super().post(request, *args, **kwargs)
         except ValidationError:
-            if not AxesProxyHandler.is_allowed(request, {"username": request.data.get("username")}):
+            username = request.data.get("username")
+            if isinstance(username, str) and "\x00" in username:  # no account has it; PostgreSQL cannot hold it
+                raise
+            if not AxesProxyHandler.is_allowed(request, {"username": username}):
                 raise Throttled(detail="Too many wrong passwords for this account or address: sign-in is paused "
                                        "for a while; reset the password from the log-in page if you forgot it.")
             raise

@@ -17,6 +17,7 @@ from leaderboard.forms import SubmissionForm
 from submissions.models import Submission
 from catalog.selectors import user_in_team
 from submissions.selectors import submission_archive, submission_get
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from evaluation.services import submission_cancel, submission_create
@@ -47,11 +48,13 @@ def _default_split(request):
         return None
 
 
+@csrf_exempt  # checked by _submit, once the body's size is known to be within the limit
 @login_required
 def submit(request):
     """Upload an archive for one of the user's systems, scored on the benchmark and split chosen on the form (the
     splits that take uploads; preselected: `?benchmark=&split=`, else the site's default); errors are shown on the
-    form, nothing is stored."""
+    form, nothing is stored. An upload over the limit is refused from its Content-Length before any of its body is
+    read: the CSRF check reads the form, so it runs after that (`_submit`)."""
     default = _default_split(request)
     if request.method == "POST":
         try:
@@ -60,6 +63,12 @@ def submit(request):
             return render(request, "submissions/submit.html", {
                 "form": SubmissionForm(user=request.user, default_split=default), "upload_error": str(exc),
                 "quotas": _quotas(request.user), "target": default}, status=400)
+    return _submit(request, default)
+
+
+@csrf_protect
+def _submit(request, default):
+    """The upload form of `submit` (its CSRF check done by the decorator), `default` the preselected split."""
     form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, default_split=default)
     if not form.fields["system"].queryset.exists():
         messages.info(request, "Create a system first: submissions belong to a system.")

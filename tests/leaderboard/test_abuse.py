@@ -16,13 +16,29 @@ def owner(make_user, client):
     return user, token
 
 
-def test_an_over_limit_upload_through_the_form_gets_the_reason_not_a_500(owner, client, demo_split, settings):
+@pytest.mark.parametrize("csrf_checks", [False, True])
+def test_an_over_limit_upload_through_the_form_gets_the_reason_not_a_500(owner, demo_split, settings, csrf_checks):
+    """Refused from its Content-Length, its body never read (the test client raises when a view reads more than it
+    sent), also where the CSRF check runs as in production: that check reads the form."""
+    from django.test import Client
+
     user, _ = owner
+    client = Client(enforce_csrf_checks=csrf_checks)
+    client.force_login(user)
     system_create(team=team_for_user(user=user), name="Big Uploader")
     settings.SUBMISSION_MAX_UPLOAD_BYTES = 1024
     resp = client.post("/submit/", {"note": "x" * 4096}, CONTENT_LENGTH=str(10 * 1024 * 1024))
     assert resp.status_code == 400
     assert "the limit is 1024 bytes" in resp.content.decode()
+
+
+def test_the_upload_form_still_needs_its_csrf_token(owner, demo_split):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(owner[0])
+    system_create(team=team_for_user(user=owner[0]), name="Small Uploader")
+    assert client.post("/submit/", {"note": "hi"}).status_code == 403
 
 
 @pytest.mark.parametrize("lookalike", [
@@ -102,6 +118,29 @@ def test_trace_is_refused_everywhere(client, db, method):
     for path in ("/", "/tasks/", "/api/v1/leaderboard/", "/accounts/login/"):
         resp = client.generic(method, path)
         assert resp.status_code == 405 and "TRACE" not in resp["Allow"], (path, resp.status_code)
+
+
+@pytest.mark.parametrize("path", ["/?benchmark=x%00y", "/tasks/?split=x%00y", "/matrix/?benchmark=demo%00",
+                                  "/tasks/a%00b/", "/api/v1/systems/a%00b/", "/api/v1/systems/a%00b/history/",
+                                  "/reported/?benchmark=%00", "/api/v1/leaderboard/?split=%00"])
+def test_a_nul_character_in_an_address_or_query_is_a_400_that_says_so(client, db, path):
+    """PostgreSQL text cannot hold NUL: each of these was a 500 there (the eighth break-it pass of issue 13)."""
+    resp = client.get(path)
+    assert resp.status_code == 400, (path, resp.status_code)
+    assert "NUL character (%00)" in resp.content.decode()
+
+
+def test_a_nul_character_in_a_form_or_token_request_is_a_400(owner, client):
+    user, token = owner
+    team = team_for_user(user=user)
+    resp = client.post(f"/teams/{team.pk}/invite/", {"user": "a\x00b"})
+    assert resp.status_code == 400 and "in its form" in resp.content.decode()
+    resp = client.post("/api/v1/auth/token/", {"username": "owner\x00", "password": "x"})
+    assert resp.status_code == 400
+    resp = client.post("/api/v1/auth/token/", {"username": "owner\x00", "password": "x"},
+                       content_type="application/json")
+    assert resp.status_code == 400 and "Null characters are not allowed" in resp.content.decode()
+    assert client.get("/tasks/?split=x%2500y").status_code != 400  # "%00" typed as text is no NUL
 
 
 def test_a_huge_description_is_refused_with_the_limit(owner, client):

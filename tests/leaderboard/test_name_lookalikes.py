@@ -349,3 +349,40 @@ def test_the_seventh_passes_twins_of_a_reserved_name_a_system_and_a_user_are_ref
     assert System.objects.count() == 2
     make_user("mallory")
     assert "looks like" in username_problem("ma\u056c\u056cory")
+
+
+#: The eighth break-it pass of issue 13: names it had accepted beside the one they look like (one of them ranked on
+#: the demo board beside "Demo Agent Alpha").
+EIGHTH_PASS_TWINS = [
+    # decimal zeros of other scripts drawn as an "o" or a "0": New Tai Lue, Cham, Chakma, Newa, Balinese, Limbu,
+    # Kayah Li, Khmer, Ol Chiki, Meetei Mayek, Saurashtra, Osmanya, Mongolian
+    *(("Demo Agent Alpha", f"Dem{zero} Agent Alpha") for zero in
+      "\u19d0\uaa50\U00011136\U00011450\u1b50\u1946\ua900\u17e0\u1c50\uabf0\ua8d0\U000104a0\u1810"),
+    ("Copilot", "C\u17e0pil\u17e0t"), ("Cursor", "Curs\u1c50r"), ("DeepCode", "DeepC\U00011136de"),
+    # ones drawn as an "l": Vai and Hanifi Rohingya digits; letters and a fraction digit drawn as a stroke
+    ("Copilot", "Copi\ua621ot"), ("Copilot", "Copi\U00010d31ot"), ("Copilot", "Copi\u1963ot"),
+    ("Copilot", "Copi\u0c79ot"), ("Copilot", "Copi\u0285ot"), ("Copilot", "Copi\u0e40ot"),
+    ("Demo Agent Alpha", "Demo Agent A\u027fpha"),
+    ("Codex", "Code\u04b3"), ("Codex", "Code\u03c7"),  # Cyrillic ha with descender, Greek chi
+    ("Copilot", "\u0297opilot"), ("Copilot", "C\u0e4fpilot"),  # stretched c, Thai fongman (a ring)
+]
+
+
+@pytest.mark.parametrize("name, lookalike", EIGHTH_PASS_TWINS)
+def test_the_eighth_break_it_passes_twins_share_the_skeleton(name, lookalike):
+    assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+def test_a_digit_confusables_maps_to_another_digit_keeps_that_look():
+    """Bengali four "৪" is drawn as an "8": read by its value it would pass for an "Agent8" of its own."""
+    assert name_skeleton("Agent\u09ea") == name_skeleton("Agent8") != name_skeleton("Agent4")
+
+
+def test_the_eighth_passes_twin_of_a_ranked_system_is_refused_by_the_api_and_the_form(owner, client):
+    _, auth = owner
+    assert client.post("/api/v1/systems/", {"name": "Demo Agent Alpha"}, **auth).status_code == 201
+    resp = client.post("/api/v1/systems/", {"name": "Dem\u19d0 Agent Alpha"}, **auth)
+    assert resp.status_code == 400 and "would look the same" in resp.json()["name"][0], resp.content
+    resp = client.post("/systems/new/", {"name": "Dem\u17e0 Agent Alpha", "type": "agent"})
+    assert resp.status_code == 400 and "would look the same" in html.unescape(resp.content.decode())
+    assert list(System.objects.values_list("name", flat=True)) == ["Demo Agent Alpha"]
