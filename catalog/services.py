@@ -435,7 +435,7 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
 
 def _team_lock(team: Team) -> None:
     """Hold `team`'s row until the current transaction ends: its members and pending invitations are counted against
-    TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`). PostgreSQL: SELECT ... FOR UPDATE; SQLite's
+    TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`; `team_leave` keeps one). PostgreSQL: SELECT ... FOR UPDATE; SQLite's
     IMMEDIATE transactions are serial already. Call it inside transaction.atomic()."""
     Team.objects.select_for_update().filter(pk=team.pk).values_list("pk").first()
 
@@ -474,8 +474,13 @@ def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -
 
 def team_leave(*, team: Team, user: User) -> None:
     """The user leaves the team (its systems and submissions stay the team's). Raises PermissionError for a
-    non-member and TeamError for the last member (a team keeps at least one)."""
+    non-member and TeamError for the last member (a team keeps at least one; counted under the team's lock,
+    `_team_lock`: the two members of a team leaving at once both left it, the eighth break-it pass of issue 13)."""
     _member_check(team, user)
-    if team.members.count() <= 1:
-        raise TeamError(f"You are the last member of {team.name}: a team keeps at least one member.")
-    team.members.remove(user)
+    with transaction.atomic():
+        _team_lock(team)
+        if not team.members.filter(pk=user.pk).exists():
+            raise TeamError(f"You left {team.name} already.")
+        if team.members.count() <= 1:
+            raise TeamError(f"You are the last member of {team.name}: a team keeps at least one member.")
+        team.members.remove(user)

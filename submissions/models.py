@@ -87,6 +87,20 @@ ACTIVE_STATUSES = (Submission.Status.GENERATING, Submission.Status.QUEUED, Submi
 UNCOUNTED_STATUSES = (Submission.Status.FAILED, Submission.Status.CANCELLED)
 
 
+class SpentQuota(models.Model):
+    """A daily-quota slot used by a submission that was deleted with its system (submissions.systems.system_delete):
+    the slot stays used until 24 hours after the submission was made, as it would have (the eighth break-it pass of
+    issue 13: deleting a system of private submissions gave the team its slots back, eight full evaluations in a row
+    with "5 of 5 left"). `created_at` is the deleted submission's; `submission_pk` its old id, for the admins."""
+
+    team = models.ForeignKey("catalog.Team", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(db_index=True)
+    submission_pk = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"slot of deleted submission #{self.submission_pk} of {self.team_id} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
 class AgentEndpoint(models.Model):
     """The URL of a system's agent, called by the platform with each task's README (protocol `agent/1`).
 

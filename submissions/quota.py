@@ -2,7 +2,8 @@
 
 Every submission of any of the team's systems counts (uploads and endpoint runs alike, whichever member made it),
 except failed and cancelled ones (submissions.models.UNCOUNTED_STATUSES): a cancel refunds its slot. A slot comes
-back 24 hours after the submission that used it was made.
+back 24 hours after the submission that used it was made, also when that submission was deleted with its system
+since (submissions.models.SpentQuota).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from catalog.models import Team
 
-from .models import UNCOUNTED_STATUSES, Submission
+from .models import UNCOUNTED_STATUSES, SpentQuota, Submission
 
 #: The quota's window.
 WINDOW = timedelta(days=1)
@@ -53,9 +54,10 @@ class QuotaStatus:
 def quota_status(*, team: Team, now: datetime | None = None) -> QuotaStatus:
     """The team's quota at `now` (default: now): see QuotaStatus."""
     now = now or timezone.now()
-    counted = list(Submission.objects.filter(system__team=team, created_at__gte=now - WINDOW)
-                   .exclude(status__in=UNCOUNTED_STATUSES).order_by("created_at")
-                   .values_list("created_at", flat=True))
+    counted = sorted([*Submission.objects.filter(system__team=team, created_at__gte=now - WINDOW)
+                      .exclude(status__in=UNCOUNTED_STATUSES).values_list("created_at", flat=True),
+                      *SpentQuota.objects.filter(team=team, created_at__gte=now - WINDOW)
+                      .values_list("created_at", flat=True)])
     limit = settings.SUBMISSION_DAILY_QUOTA
     # The slot that comes back first once the team is at its limit: the oldest of the last `limit` counted ones.
     freeing = counted[max(len(counted) - limit, 0)] if counted else None

@@ -166,10 +166,15 @@ def quota_check(*, system: System, hold: bool = False) -> None:
     `hold=True` is for the transaction that then inserts the submission (it must be inside one): the team's row
     is locked first (SELECT ... FOR UPDATE on PostgreSQL; on SQLite the immediate transaction already holds the
     database's write lock), so two checks for one team run one after the other and the second counts the first's
-    submission: simultaneous uploads at the limit cannot both pass. The lock is held until the transaction ends.
+    submission: simultaneous uploads at the limit cannot both pass. The lock is held until the transaction ends;
+    under it, a system deleted at the same moment (submissions.systems.system_delete holds the same lock) raises
+    SubmissionError (the insert would have failed its foreign key: a 500, the eighth break-it pass of issue 13).
     """
     if hold:
         list(Team.objects.select_for_update().filter(pk=system.team_id).values_list("pk", flat=True))
+        if not System.objects.filter(pk=system.pk).exists():  # deleted under the same lock (system_delete)
+            raise SubmissionError(f"The system {system.name} was deleted while the submission was being made: "
+                                  "nothing was queued. Choose another system, or create it again.")
     quota = quota_status(team=system.team)
     if quota.remaining <= 0:
         raise QuotaExceeded(f"Your team has used its {quota.limit} submissions of the last 24 hours (failed and "

@@ -12,13 +12,16 @@ import logging
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
-from catalog.models import System
+from catalog.models import System, Team
 from catalog.selectors import user_in_team
 from catalog.services import system_save, system_type_problem
 
-from .models import ACTIVE_STATUSES, Submission
+from .models import ACTIVE_STATUSES, UNCOUNTED_STATUSES, SpentQuota, Submission
+from .quota import WINDOW
 from .services import SubmissionStateError
 
 log = logging.getLogger(__name__)
@@ -72,22 +75,34 @@ def system_update(*, system: System, user: User, **fields) -> System:
 
 
 def system_delete(*, system: System, user: User) -> None:
-    """Delete a system of the user's team with its submissions and their archives.
+    """Delete a system of the user's team with its submissions and their archives. The daily-quota slots its
+    submissions of the last 24 hours used stay used (submissions.models.SpentQuota).
 
     Raises PermissionError for another team's system and SubmissionStateError when it has a ranked submission
-    or a submission still generating, queued or running (cancel it first).
+    or a submission still generating, queued or running (cancel it first), or was deleted at the same moment.
+    Runs under the team's lock (the one every new submission's quota check holds: submissions.services.quota_check),
+    so an upload made at the same moment either comes first, and the system keeps it, or is refused.
     """
     _check_member(system, user)
-    if system_has_ranked_submission(system=system):
-        raise SubmissionStateError(f"{system.name} has a ranked submission (on the board now, or withdrawn from "
-                                   "it and kept for the admins), so it cannot be deleted.")
-    active = Submission.objects.filter(system=system, status__in=ACTIVE_STATUSES).first()
-    if active is not None:
-        raise SubmissionStateError(f"Submission #{active.pk} of {system.name} is still {active.status}: cancel it "
-                                   "first, then delete the system.")
-    archives = [(s.archive.storage, s.archive.name) for s in system.submissions.all() if s.archive.name]
-    name, pk = system.name, system.pk
-    system.delete()  # rows first (one cascade); the files only once they are gone
+    with transaction.atomic():
+        Team.objects.select_for_update().filter(pk=system.team_id).values_list("pk").first()
+        if not System.objects.filter(pk=system.pk).exists():
+            raise SubmissionStateError(f"{system.name} was deleted already.")
+        if system_has_ranked_submission(system=system):
+            raise SubmissionStateError(f"{system.name} has a ranked submission (on the board now, or withdrawn "
+                                       "from it and kept for the admins), so it cannot be deleted.")
+        active = Submission.objects.filter(system=system, status__in=ACTIVE_STATUSES).first()
+        if active is not None:
+            raise SubmissionStateError(f"Submission #{active.pk} of {system.name} is still {active.status}: cancel "
+                                       "it first, then delete the system.")
+        submissions = list(system.submissions.all())
+        since = timezone.now() - WINDOW
+        SpentQuota.objects.bulk_create(
+            SpentQuota(team_id=system.team_id, created_at=s.created_at, submission_pk=s.pk) for s in submissions
+            if s.created_at >= since and s.status not in UNCOUNTED_STATUSES)
+        archives = [(s.archive.storage, s.archive.name) for s in submissions if s.archive.name]
+        name, pk = system.name, system.pk
+        system.delete()  # rows first (one cascade); the files only once they are gone
     for storage, path in archives:
         storage.delete(path)
     log.info("system %s (%s) deleted by %s", name, pk, user.username)

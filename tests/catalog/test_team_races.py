@@ -142,3 +142,21 @@ def test_a_personal_team_made_as_another_team_creates_a_lookalike_system_is_name
         assert name_skeleton(team.name) != name_skeleton("ERIN"), team.name
     else:
         assert answer.status_code == 400 and team.name == "erin", answer.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_two_members_of_a_team_leaving_at_once_one_stays(make_user, monkeypatch):
+    # The eighth break-it pass: both leaves counted two members and both left; the team, its systems and
+    # submissions belonged to nobody.
+    alice, _ = make_user("alice")
+    bob, _ = make_user("bob")
+    team = Team.objects.get(name="alice")
+    team.members.add(bob)
+    _held_softly(monkeypatch, QuerySet, "count", 2, when=lambda qs: qs.model is User)
+
+    results = race(*(lambda user=user: _api(user).post(f"/api/v1/teams/{team.pk}/leave/") for user in (alice, bob)))
+
+    assert sorted(r.status_code for r in results) == [204, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    assert "last member" in refused.json()["detail"]
+    assert team.members.count() == 1

@@ -16,7 +16,7 @@ from evaluation.pipeline import result_claim, run_claim, run_prepare
 from evaluation.services import submission_create
 from leaderboard.selectors import leaderboard_rows
 from submissions.models import Submission
-from submissions.services import QuotaExceeded
+from submissions.services import QuotaExceeded, SubmissionError
 from tests.factories import finished_submission
 
 
@@ -223,6 +223,40 @@ def test_a_system_with_a_ranked_submission_keeps_its_name_and_cannot_be_deleted(
     api.post(f"/api/v1/submissions/{done.pk}/withdraw/", {"reason": "gone"})  # withdrawn: still kept, still locked
     assert api.delete(f"/api/v1/systems/{ref}/").status_code == 409
     assert System.objects.get(pk=ref).name == "Ranked Agent"
+
+
+def test_deleting_a_system_gives_no_quota_back(alice, demo_split, settings):
+    """The eighth break-it pass of issue 13: private submissions, then their system deleted, gave their slots back
+    (eight full evaluations against the hidden tests in a day, "5 of 5 left" throughout)."""
+    from submissions.quota import quota_status
+
+    user, api = alice
+    settings.SUBMISSION_DAILY_QUOTA = 3
+    team = team_for_user(user=user)
+    for name in ("Throwaway One", "Throwaway Two"):
+        finished_submission(split=demo_split, system_name=name, scores={}, team=team, is_public=False)
+    cancelled = finished_submission(split=demo_split, system_name="Throwaway Two", scores={}, team=team,
+                                    is_public=False)
+    Submission.objects.filter(pk=cancelled.pk).update(status=Submission.Status.CANCELLED)  # refunded: not counted
+    assert quota_status(team=team).remaining == 1
+    for name in ("Throwaway One", "Throwaway Two"):
+        assert api.delete(f"/api/v1/systems/{System.objects.get(name=name).pk}/").status_code == 204
+    after = quota_status(team=team)
+    assert (after.used, after.remaining) == (2, 1)
+    assert api.get("/api/v1/teams/").status_code == 200
+
+
+def test_an_upload_for_a_system_deleted_meanwhile_is_refused_with_the_reason(alice, demo_split, demo_zip,
+                                                                              private_dirs):
+    """The eighth break-it pass: an upload racing the system's deletion was a 500 (the insert's foreign key)."""
+    user, api = alice
+    system = system_create(team=team_for_user(user=user), name="Vanishing Agent")
+    assert api.delete(f"/api/v1/systems/{system.pk}/").status_code == 204  # while the upload was being checked
+    upload = SimpleUploadedFile("alpha.zip", demo_zip("agent-alpha"), content_type="application/zip")
+    with pytest.raises(SubmissionError, match="was deleted while the submission was being made"):
+        submission_create(system=system, split=demo_split, upload=upload, user=user, enqueue=False)
+    assert not Submission.objects.exists()
+    assert not list((private_dirs / "media").rglob("*.zip"))  # the archive is not kept either
 
 
 def test_a_system_with_a_running_submission_cannot_be_deleted(alice, queued):
