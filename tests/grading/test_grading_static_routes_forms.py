@@ -249,11 +249,18 @@ def test_routes_keep_their_literal_and_file(tmp_path):
         "app/main.py": '@app.get("/health")\ndef h(): ...\n',
         "src/main/java/Api.java": 'class Api { @GetMapping("/java") String j() { return ""; } }\n',
         "server.js": "http.createServer((req, res) => {\n  if (req.url === '/node') { res.end(); }\n});\n",
+        "web/app.js": "app.get('/js', h);\nrouter.route('/chain').put(u).delete(d);\n",
+        "src/main/java/Server.java": 'class S { void m() {\n  app.addHandler(HandlerType.PUT, "/handler", h);\n'
+        '  server.createContext("/ctx", h);\n} }\n',
     })
     assert set(scan_routes(repo).routes) == {
         Route(frozenset({"GET"}), "/health", "exact", "app/main.py"),
         Route(frozenset({"GET"}), "/java", "exact", "src/main/java/Api.java"),
         Route(None, "/node", "exact", "server.js"),
+        Route(frozenset({"GET"}), "/js", "exact", "web/app.js"),
+        Route(frozenset({"PUT", "DELETE"}), "/chain", "exact", "web/app.js"),
+        Route(frozenset({"PUT"}), "/handler", "exact", "src/main/java/Server.java"),
+        Route(None, "/ctx", "prefix", "src/main/java/Server.java"),
     }
 
 
@@ -365,6 +372,7 @@ def test_a_dispatcher_comparison_for_equality_is_no_prefix(tmp_path):
 PY_BUDGETED = 'router = APIRouter(prefix="/x")\n@router.get("/y")\ndef f(): ...\n'
 JAVA_BUDGETED = 'class A { @GetMapping("/j") String j() { return ""; } }\n'
 JS_BUDGETED = "router.route('/c').get(list).post(create);\n"
+JS_IN_TEMPLATE = "const doc = `x.route('/c').get(h)`;\n"
 
 
 def check_budget(repo: Path, cost: int) -> None:
@@ -391,6 +399,9 @@ def test_the_budget_counts_java_annotations_and_express_chains(tmp_path):
     check_budget(write(tmp_path / "java", {"A.java": JAVA_BUDGETED}), len(JAVA_BUDGETED) + len('"/j"') + 1)
     chain = len(".get(list)") + len(".post(create)") - 1 - 1
     check_budget(write(tmp_path / "js", {"r.js": JS_BUDGETED}), len(JS_BUDGETED) + chain)
+    # a chain inside a template string: its bracket is scanned on its own, and that scan is charged too
+    check_budget(write(tmp_path / "doc", {"d.js": JS_IN_TEMPLATE}),
+                 len(JS_IN_TEMPLATE) + len(".get(h") + len("(h"))
 
 
 def test_the_scan_says_why_it_stopped_at_a_folder_too_deep(tmp_path):
@@ -406,3 +417,158 @@ def test_the_scan_says_why_it_stopped_at_a_folder_too_deep(tmp_path):
         "the static route check stopped early: the repository holds a folder nested deeper than 64 levels "
         "(d/d/d/d/d/d/...)"
     )
+
+
+# --- Java / Kotlin / JavaScript ----------------------------------------------------------------------------------
+
+SPRING_FORMS = """
+@RestController
+@RequestMapping("/api")
+public class Orders {
+    @RequestMapping(method = RequestMethod.POST)
+    public Order create() { return null; }
+
+    @RequestMapping(value = "/orders/{id}", method = RequestMethod.DELETE)
+    public void drop() {}
+
+    @RequestMapping(path = "/orders/bulk", method = {RequestMethod.PUT, RequestMethod.PATCH})
+    public void bulk() {}
+
+    @RequestMapping("/orders/any")
+    public void any() {}
+
+    @DeleteMapping(value = {})
+    public void clear() {}
+
+    @GetMapping(XML_BASE + "/export")
+    public String export() { return null; }
+}
+
+@Service
+public class Helper {
+    @GetMapping("/helper")
+    public String help() { return null; }
+}
+"""
+
+MICRONAUT_JAXRS = """
+@Controller("/builds")
+public class Builds {
+    @Get(uri = "/{id}/logs")
+    public Logs logs(String id) { return null; }
+    @Delete("/{id}")
+    public void drop(String id) {}
+}
+
+@ApplicationPath("/rest")
+public class RestApp extends Application {}
+
+@Path("/notes")
+public class Notes {
+    @GET
+    @Override
+    @Transactional
+    public List<Note> list() { return null; }
+}
+"""
+
+RETROFIT_CLIENT = """
+public interface GitHub {
+    @GET("users/{user}/repos")
+    Call<List<Repo>> repos(@Path("user") String user);
+    @POST("/")
+    Call<Void> ping();
+}
+"""
+
+
+def test_spring_request_mappings_serve_their_methods_and_class_prefixes_end_with_their_class(tmp_path):
+    """`@RequestMapping` serves its `method =` (one, or an array; any without), a method mapping without a path or
+    with `value = {}` maps the class's own path (so does a path computed from a constant), a path computed from a constant is not taken for its literal
+    tail, and the class-level prefix ends with its class."""
+    served(write(tmp_path, {"src/main/java/Orders.java": SPRING_FORMS}), {
+        "POST /api": True, "GET /api": True, "DELETE /api": True, "PUT /api": False,
+        "DELETE /api/orders/{id}": True, "GET /api/orders/{id}": False,
+        "PUT /api/orders/bulk": True, "PATCH /api/orders/bulk": True, "GET /api/orders/bulk": False,
+        "PATCH /api/orders/any": True,
+        "GET /api/export": False,
+        "GET /helper": True, "GET /api/helper": False,
+    })
+
+
+def test_micronaut_jaxrs_and_a_retrofit_client(tmp_path):
+    """Micronaut `@Get(uri =)` and `@Delete` serve their own method; `@ApplicationPath` prefixes JAX-RS resources
+    (`@GET` next to other annotations without arguments); a Retrofit client's `@GET("...")` is no route."""
+    served(write(tmp_path, {"src/main/java/Builds.java": MICRONAUT_JAXRS,
+                            "src/main/java/GitHub.java": RETROFIT_CLIENT}), {
+        "GET /builds/{id}/logs": True, "POST /builds/{id}/logs": False,
+        "DELETE /builds/{id}": True, "GET /builds/{id}": False,
+        "GET /rest/notes": True, "GET /notes": True, "POST /rest/notes": False,
+        "GET /users/{user}/repos": False, "GET /": False, "POST /": False,
+    })
+
+
+JAVALIN_KTOR = {
+    "src/main/java/App.java": """
+public class App {
+    void routes(Javalin app) {
+        app.addHandler(HandlerType.PATCH, "/handlers/{id}", Handlers::patch);
+        app.routes(() -> {
+            path("/users", () -> { get("{id}", Users::getOne); });
+            ApiBuilder.path("/qualified", () -> { post("/x", Q::x); });
+        });
+        Spark.path("/spark", () -> { delete("/y", (req, res) -> null); });
+    }
+}
+""",
+    "src/main/kotlin/Routing.kt": """
+fun Application.module() {
+    routing {
+        route("/ktor") {
+            get("/items") { call.respond(items) }
+        }
+    }
+}
+""",
+}
+
+
+def test_javalin_spark_and_ktor_blocks_prefix_their_routes(tmp_path):
+    """Javalin `addHandler(HandlerType.X, ...)` serves X only; `path("/x", () -> ...)` (also as `ApiBuilder.path`
+    or `Spark.path`) and Ktor `route("/x") { }` are prefixes; a bare `get("{id}", handler)` inside a path block is
+    a route though its literal has no leading slash."""
+    repo = write(tmp_path, JAVALIN_KTOR)
+    assert scan_routes(repo).prefixes == frozenset({"", "/users", "/qualified", "/spark", "/ktor"})
+    served(repo, {
+        "PATCH /handlers/{id}": True, "GET /handlers/{id}": False,
+        "GET /users/{id}": True, "POST /qualified/x": True, "DELETE /spark/y": True,
+        "GET /ktor/items": True, "POST /ktor/items": False,
+    })
+
+
+def test_express_prefixes_and_an_unclosed_chain(tmp_path):
+    """`app.use('/x', router)` is a prefix written without its quotes; a `.route('/x').get(` chain that is never
+    closed (a truncated file) still serves the methods read so far, and what follows it in the file still counts."""
+    repo = write(tmp_path, {
+        "a.js": "app.use('/api', router);\n",
+        "b.js": "router.get('/ok', ok);\nrouter.route('/cut').put(update).get(\n",
+        "c.js": "router.route('/cut2').get(\napp.use('/late', other);\n",
+    })
+    assert scan_routes(repo).prefixes == frozenset({"", "/api", "/late"})
+    served(repo, {
+        "GET /api/ok": True, "PUT /api/cut": True, "GET /api/cut": True, "DELETE /api/cut": False,
+        "GET /late/cut2": True,
+    })
+
+
+def test_pairs_of_prefixes_are_tried_up_to_40_prefixes(tmp_path):
+    """Two prefixes in front of a route (`/outer/inner/x`) are tried while the repository has at most 40 of them
+    ("" counted); beyond, single prefixes only (the pairs grow as the square)."""
+    def repo_with(n: int) -> Path:
+        root = tmp_path / str(n)
+        uses = ["app.use('/outer', a);", "app.use('/inner', b);"]
+        uses += [f"app.use('/filler{i}', c);" for i in range(n - 2)]
+        return write(root, {"app.js": "\n".join(uses) + "\nrouter.get('/x', h);\n"})
+
+    served(repo_with(39), {"GET /outer/inner/x": True, "GET /outer/x": True})
+    served(repo_with(40), {"GET /outer/inner/x": False, "GET /outer/x": True})
