@@ -435,8 +435,8 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
 
 def _team_lock(team: Team) -> None:
     """Hold `team`'s row until the current transaction ends: its members and pending invitations are counted against
-    TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`; `team_leave` keeps one). PostgreSQL: SELECT ... FOR UPDATE; SQLite's
-    IMMEDIATE transactions are serial already. Call it inside transaction.atomic()."""
+    TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`; `team_leave` keeps one). PostgreSQL: SELECT ...
+    FOR UPDATE; SQLite's IMMEDIATE transactions are serial already. Call it inside transaction.atomic()."""
     Team.objects.select_for_update().filter(pk=team.pk).values_list("pk").first()
 
 
