@@ -16,6 +16,7 @@ import os
 import shutil
 import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
 MERGED, UPPER, WORK = "m2", "m2-upper", "m2-work"
@@ -63,25 +64,49 @@ def release(env_dir: Path) -> None:
 
 def harvest(*, env_dir: Path, platform_repo: Path) -> int:
     """Copy what a trusted build downloaded (the upper layer's regular files that the platform's repository lacks)
-    into the platform's repository; returns how many files. Never call it for a submission's build."""
+    into the platform's repository; returns how many files. Never call it for a submission's build.
+
+    Other tasks read the platform's repository while this runs (their builds' and test runs' lower layer). A folder
+    new to it (an artifact's version: its pom, jar and checksums) is written aside and renamed into place whole, so
+    a reader never finds a pom whose jar is not there yet (Maven offline then fails the test run); files added to a
+    folder that exists are renamed into place one by one."""
     upper = env_dir / UPPER
     copied = 0
-    for dirpath, _, filenames in os.walk(upper):
-        for name in filenames:
-            source = Path(dirpath) / name
-            info = source.lstat()
-            if not stat.S_ISREG(info.st_mode) or name.endswith(TRANSIENT):
-                continue  # whiteouts (character devices), links and Maven's bookkeeping
-            target = platform_repo / source.relative_to(upper)
+    for dirpath, dirnames, filenames in os.walk(upper):
+        names = [name for name in filenames if not name.endswith(TRANSIENT)
+                 and stat.S_ISREG((Path(dirpath) / name).lstat().st_mode)]  # not whiteouts (devices) or links
+        folder = platform_repo / Path(dirpath).relative_to(upper)
+        if names and not dirnames and not folder.exists() and _new_folder(Path(dirpath), folder, names, platform_repo):
+            copied += len(names)
+            continue
+        for name in names:
+            target = folder / name
             if target.exists():
                 continue
-            _make_dirs(target.parent, platform_repo)
+            _make_dirs(folder, platform_repo)
             temporary = target.with_name(f".{target.name}.harvest")
-            shutil.copyfile(source, temporary)
+            shutil.copyfile(Path(dirpath) / name, temporary)
             temporary.chmod(0o666)
             temporary.rename(target)
             copied += 1
     return copied
+
+
+def _new_folder(source: Path, folder: Path, names: list[str], top: Path) -> bool:
+    """Copy `names` of `source` into a folder beside `folder` and rename it to `folder` (0777, files 0666); False
+    when `folder` appeared meanwhile (another harvest: the caller copies file by file)."""
+    _make_dirs(folder.parent, top)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".harvest", dir=folder.parent))
+    for name in names:
+        shutil.copyfile(source / name, staging / name)
+        (staging / name).chmod(0o666)
+    staging.chmod(0o777)
+    try:
+        staging.rename(folder)
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)
+        return False
+    return True
 
 
 def _make_dirs(folder: Path, top: Path) -> None:

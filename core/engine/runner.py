@@ -655,6 +655,7 @@ class TaskRun:
         compiled = self._run_runner_maven(sb, [*base, "-q", test_pom.goal("maven-compiler-plugin", "testCompile")],
                                           deadline)
         if not compiled.ok:
+            self.not_believed = java_run_failure(compiled, compiling=True)
             return compiled, []
         changed = self._hidden_sources_changed(copy / "src" / "test")
         if changed or reports.exists():
@@ -662,7 +663,10 @@ class TaskRun:
                                     "code of the submission ran in it")
         self._read_only_for_runner(copy / "target" / "test-classes")
         result = self._run_runner_maven(sb, [*base, test_pom.goal("maven-surefire-plugin", "test")], deadline)
-        return result, sorted(reports.glob("TEST-*.xml"))
+        found = sorted(reports.glob("TEST-*.xml"))
+        if not found and not result.timed_out:
+            self.not_believed = java_run_failure(result, compiling=False)
+        return result, found
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).
@@ -761,6 +765,37 @@ def evaluate_task(*, spec: TaskSpec, repo_src: Path | None, backend: SandboxBack
     """
     return TaskRun(spec=spec, repo_src=repo_src, backend=backend, work_root=work_root, toolchain=toolchain,
                    on_phase=on_phase, harvest_maven=harvest_maven).execute()
+
+
+#: Maven's words for an artifact it could not get (offline, the test run always is); with one of the platform's own
+#: plugins or surefire's providers named, the platform's Maven repository lacks what bootstrap.sh seeds there.
+_UNRESOLVED = re.compile(r"(?:could not be resolved|Could not resolve|Cannot access \S+ in offline mode|"
+                         r"has not been downloaded from it before)")
+_PLATFORM_ARTIFACT = re.compile(r"org\.apache\.maven\.(?:plugins:maven-(?:compiler|surefire)-plugin|surefire:)")
+
+
+def java_run_failure(result: ExecResult, *, compiling: bool) -> str:
+    """Why a Java test run's Maven (`result` of the platform's testCompile, `compiling`, or surefire goal) left no
+    report, in fixed words shown to the team (never Maven's own lines: javac quotes the hidden tests): the hidden
+    tests not compiling against the build's classes and class path, an artifact of the class path missing from the
+    test run's repository, or the test JVM ending before the tests did (an application calling System.exit, a
+    crash). Raises SandboxError when what is missing is one of the platform's own plugins: a platform fault (retried),
+    never a score of 0 (a seeded demo run scored 0 of 15 with no word of why, issue 13's fresh-user pass)."""
+    output = result.output
+    unresolved = _UNRESOLVED.search(output) is not None
+    if unresolved and _PLATFORM_ARTIFACT.search(output):
+        raise SandboxError("the test run's Maven repository lacks one of the platform's pinned plugins or surefire "
+                           "providers (scripts/bootstrap.sh seeds them)")
+    code = f"Maven exited with {result.returncode}"
+    if unresolved:
+        return (f"the test run could not resolve an artifact of the build's class path ({code}): only artifacts "
+                "Maven Central publishes byte for byte reach the test run")
+    if compiling:
+        return (f"the hidden tests did not compile against the build's classes and class path ({code}): a class, "
+                "method or dependency they use is missing or differs")
+    if "The forked VM terminated" in output or "ExecutionException" in output:
+        return f"the test JVM ended before the tests did and wrote no report ({code}): System.exit, or a crash"
+    return f"the test run wrote no report ({code})"
 
 
 #: Surefire's console summary of one test class ("Tests run: 15, Failures: 2, Errors: 0, Skipped: 0, Time elapsed:
