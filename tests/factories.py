@@ -77,11 +77,13 @@ def api_client_with_system(make_user, name: str, system: str):
     return client
 
 
-def api_upload(client, data: bytes, system: str = "AliceBot", name: str = "sub.zip"):
-    """POST /api/v1/submissions/ with `data` as the archive file `name`, for `system`; the response."""
+def api_upload(client, data: bytes, system: str = "AliceBot", name: str = "sub.zip", allow_missing: bool = True):
+    """POST /api/v1/submissions/ with `data` as the archive file `name`, for `system` (`allow_missing`: queued even
+    when it lacks tasks of the split); the response."""
     upload = io.BytesIO(data)
     upload.name = name
-    return client.post("/api/v1/submissions/", {"system": system, "archive": upload}, format="multipart")
+    return client.post("/api/v1/submissions/", {"system": system, "archive": upload, "allow_missing": allow_missing},
+                       format="multipart")
 
 
 def import_repogenesis_verified() -> Split:

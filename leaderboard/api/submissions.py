@@ -39,6 +39,10 @@ class SubmissionCreateInputSerializer(serializers.Serializer):
     split = serializers.CharField(required=False, help_text="split name (default: verified)")
     note = serializers.CharField(required=False, allow_blank=True, max_length=300)
     is_public = serializers.BooleanField(required=False, default=True)
+    allow_missing = serializers.BooleanField(
+        required=False, default=False,
+        help_text="queue the archive even if it lacks tasks of the split (they score 0); false (the default, as the "
+                  "upload form): an archive lacking tasks is refused with the list of them and nothing is queued")
 
 
 def split_from_body(data: dict) -> Split:
@@ -285,7 +289,8 @@ class SubmissionListCreateApi(APIView):
                               429: QUOTA_429})
     def post(self, request):
         """Upload an archive (.zip or .tar.gz, one folder per task) for a system of your team; the submission
-        is queued for evaluation. 400 for a refused archive or an unknown split, 403 for a system that is not
+        is queued for evaluation. 400 for a refused archive (one lacking tasks of the split too, unless
+        `allow_missing`) or an unknown split, 403 for a system that is not
         your team's, 429 when the team's daily quota is used."""
         upload_size_check(content_length=request.META.get("CONTENT_LENGTH"))
         ser = SubmissionCreateInputSerializer(data=request.data)
@@ -298,7 +303,8 @@ class SubmissionListCreateApi(APIView):
         if system is None:
             raise PermissionDenied(f"no system {ref!r} owned by your team: create it first (POST /api/v1/systems/)")
         submission = submission_create(system=system, split=split_from_body(data), upload=data["archive"],
-                                       user=request.user, note=data.get("note", ""), is_public=data["is_public"])
+                                       user=request.user, note=data.get("note", ""), is_public=data["is_public"],
+                                       allow_missing=data["allow_missing"])
         return Response(SubmissionOutputSerializer(submission_data(submission)).data,
                         status=status.HTTP_201_CREATED)
 

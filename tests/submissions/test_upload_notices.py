@@ -80,6 +80,16 @@ def test_an_archive_already_submitted_by_another_team_is_refused(alice, make_use
     assert Submission.objects.count() == 1
 
 
+def test_the_api_refuses_an_archive_lacking_tasks_unless_allowed_as_the_form_does(alice):
+    """The fresh-user pass: the API queued an archive of another benchmark's tasks (28 of 30 missing) that the
+    upload form refused; both refuse it now unless told to queue it anyway."""
+    resp = api_upload(alice, zip_bytes({"TodoList/start.sh": b"echo\n"}), allow_missing=False)
+    assert resp.status_code == 400
+    assert resp.json()["detail"].startswith("5 tasks missing (each scores 0): Bookstore, InventoryService, Notes, "
+                                            "Tic-Tac-Toe, UserManagement_2. Nothing was queued")
+    assert not Submission.objects.exists()
+
+
 def test_the_same_team_may_upload_its_archive_again_and_a_changed_archive_is_accepted(alice, make_user, demo_zip):
     assert api_upload(alice, demo_zip("agent-alpha")).status_code == 201
     assert api_upload(alice, demo_zip("agent-alpha")).status_code == 201  # e.g. a re-run of its own system
