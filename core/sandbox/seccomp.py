@@ -1,4 +1,4 @@
-"""The seccomp filter of every command the local backend runs: no kernel keyrings.
+"""The seccomp filter of every command the local backend runs: no kernel keyrings, no tracing of other processes.
 
 Kernel keyrings belong to a uid, not to a namespace: bubblewrap and the network namespace do not separate them,
 and keys outlive the processes that made them. A service could keep what it saw (every request of the hidden
@@ -18,17 +18,26 @@ import tempfile
 
 #: Refused inside the sandbox (ENOSYS: a program asking for them behaves as on a kernel without keyrings).
 REFUSED_SYSCALLS = ("add_key", "request_key", "keyctl")
+#: Refused inside the sandbox with EPERM (as to a process not allowed to trace): reaching into another process of
+#: the same uid. The test JVM runs the application of an in-process suite beside Maven, which runs it, under one
+#: uid: red team round 16 took a copy of Maven's stdout with pidfd_getfd and wrote a forged final summary into the
+#: console the platform checks the reports against (15/15 for 1/15); ptrace attached gdb to Maven. Docker's default
+#: profile refuses pidfd_getfd, kcmp and process_vm_* without CAP_SYS_PTRACE (dropped) but allows ptrace (docs/
+#: scoring.md, "Limit").
+NO_TRACING_SYSCALLS = ("ptrace", "pidfd_getfd", "process_vm_readv", "process_vm_writev", "kcmp")
 
 
 @functools.cache
 def program() -> bytes:
-    """The BPF program (bytes) that allows every system call but REFUSED_SYSCALLS. Raises OSError when
-    libseccomp cannot be loaded."""
+    """The BPF program (bytes) that allows every system call but REFUSED_SYSCALLS and NO_TRACING_SYSCALLS. Raises
+    OSError when libseccomp cannot be loaded."""
     import pyseccomp
 
     refuse = pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
     for name in REFUSED_SYSCALLS:
         refuse.add_rule(pyseccomp.ERRNO(errno.ENOSYS), name)
+    for name in NO_TRACING_SYSCALLS:
+        refuse.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
     with tempfile.TemporaryFile() as out:  # libseccomp writes to a descriptor
         refuse.export_bpf(out)
         out.seek(0)

@@ -48,3 +48,28 @@ def test_a_test_jvm_that_ended_early_and_a_run_with_no_report():
                        "System.exit, or a crash")
     assert java_run_failure(_run("[INFO] nothing to say", 0), compiling=False) == \
         "the test run wrote no report (Maven exited with 0)"
+
+
+def test_a_flood_of_report_files_is_listed_no_further_than_the_limit(tmp_path):
+    """Red team round 16: 2.5 M empty TEST-*.xml files took the worker 1.4 GB to list before the limit was checked;
+    one past MAX_REPORT_FILES is enough for parse_junit to refuse the run as forged."""
+    from core.engine.runner import surefire_reports
+    from core.grading.junit import MAX_REPORT_FILES, ForgedReport, parse_junit
+
+    reports = tmp_path / "surefire-reports"
+    reports.mkdir()
+    for n in range(MAX_REPORT_FILES + 500):
+        (reports / f"TEST-{n:05d}.xml").touch()
+    (reports / "TEST-x.txt").touch()
+    (reports / "other.xml").touch()
+    listed = surefire_reports(reports)
+    assert len(listed) == MAX_REPORT_FILES + 1 and listed == sorted(listed)
+    assert all(p.name.startswith("TEST-") and p.suffix == ".xml" for p in listed)
+    with pytest.raises(ForgedReport):
+        parse_junit(listed)
+    assert surefire_reports(tmp_path / "absent") == []
+    few = tmp_path / "few"
+    few.mkdir()
+    for name in ("TEST-b.xml", "TEST-a.xml"):
+        (few / name).touch()
+    assert [p.name for p in surefire_reports(few)] == ["TEST-a.xml", "TEST-b.xml"]

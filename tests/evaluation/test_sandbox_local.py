@@ -251,6 +251,33 @@ def test_sandboxed_command_runs_as_unprivileged_user_without_capabilities(bwrap_
     assert cap_line.split()[1] == "0000000000000000"
 
 
+TRACE_PARENT = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+parent = os.getppid()
+for name, number, args in (("ptrace", 101, (16, parent, 0, 0)),  # PTRACE_ATTACH to the process that started it
+                           ("pidfd_getfd", 438, (os.pidfd_open(parent), 1, 0)),  # a copy of its stdout
+                           ("process_vm_readv", 310, (parent, 0, 0, 0, 0, 0))):
+    answer = libc.syscall(number, *args)
+    print(name, answer, os.strerror(ctypes.get_errno()) if answer < 0 else "allowed")
+"""
+
+
+def test_a_sandboxed_command_cannot_trace_the_process_that_runs_it(bwrap_backend, open_box):
+    """Red team round 16: the test JVM's application took a copy of Maven's stdout (pidfd_getfd) and wrote a forged
+    summary into the console the reports are checked against; ptrace attached a debugger to Maven. Same uid, same
+    sandbox: only the seccomp filter stands between them."""
+    sandbox, work, _ = open_box(bwrap_backend)
+
+    result = sandbox.run(["bash", "-c", f"python3 -c '{TRACE_PARENT}'; true"], role=Role.RUNNER, cwd=work, env={},
+                         timeout=20, mounts=[Mount(work)])
+
+    assert result.ok, result.output
+    assert result.output.split("\n")[:3] == ["ptrace -1 Operation not permitted",
+                                             "pidfd_getfd -1 Operation not permitted",
+                                             "process_vm_readv -1 Operation not permitted"], result.output
+
+
 def test_service_and_test_runner_run_as_different_users(bwrap_backend, open_box):
     """The runner must be out of the service's reach (no signals, no reading its files)."""
     sandbox, _, _ = open_box(bwrap_backend)
