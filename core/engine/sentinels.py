@@ -119,7 +119,9 @@ def _bare(name: str) -> str:
 
 _PYTEST_PLUGIN = '''# Written by the evaluator for one run: sentinel tests (see core/engine/sentinels.py).
 import importlib
+import logging
 import sys
+import threading
 
 import pytest
 
@@ -135,6 +137,12 @@ _MODULES = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.skip
 #: was replaced through sys.modules).
 _CLIENTS = ("starlette.testclient", "httpx", "requests.sessions", "requests.models", "requests.api", "werkzeug.test",
             "flask.testing", "unittest.case", __name__)
+#: Modules whose data, not only their functions, the clients' verdicts rest on: a module global (each one's
+#: identity, and that of each attribute of an instance there) replaced by the application's code is a changed client
+#: (red team round 16: `httpx._models.jsonlib`, a module object, replaced by one whose `loads` returned a value
+#: equal to anything, 20/20 for 2/20). Loggers' attributes are left out: pytest's logging capture changes them.
+_DATA = ("httpx._models", "httpx._client", "httpx._content", "json", "json.decoder", "starlette.testclient",
+         "requests.models", "requests.sessions")
 _START = {{}}
 _RECORD = {record!r}
 #: Test functions whose body changed while the suite ran (red team round 11: the application's start-up swapped the
@@ -170,6 +178,48 @@ def _snapshot(modules=_MODULES):
     return state
 
 
+def _data(modules=_DATA):
+    state = []
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except Exception:  # not installed in this runner
+            continue
+        for key, value in sorted(vars(module).items()):
+            members = None if isinstance(value, logging.Logger) else getattr(value, "__dict__", None)
+            inner = () if not isinstance(members, dict) or isinstance(value, type) or type(value) is type(sys) \
+                else tuple(sorted((k, id(v)) for k, v in members.items()))
+            state.append((name, key, id(value), inner))
+    return state
+
+
+def _traced(threading=threading):
+    # a trace or profile function set, in this thread or for new threads, or a sys.monitoring tool: red team round
+    # 16's application set one that turned pytest's rewritten asserts true just before they were decided
+    hooks = (sys.gettrace(), sys.getprofile(), getattr(threading, "_trace_hook", None),
+             getattr(threading, "_profile_hook", None))
+    monitoring = getattr(sys, "monitoring", None)
+    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring is not None else []
+    return any(hook is not None for hook in hooks) or any(tool is not None for tool in tools)
+
+
+def _plain_status():
+    # httpx.Response keeps the status code it is given: red team round 16's application sent, through Starlette's
+    # TestClient, an int subclass equal to every number. The code is made a plain int as the response is built.
+    try:
+        import httpx
+    except ImportError:
+        return
+    original = httpx.Response.__init__
+
+    def __init__(self, status_code, *args, _original=original, **kwargs):
+        if isinstance(status_code, int):
+            status_code = int.__int__(status_code)
+        _original(self, status_code, *args, **kwargs)
+
+    httpx.Response.__init__ = __init__
+
+
 def _body(item):
     function = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
     code = getattr(function, "__code__", None)
@@ -191,7 +241,8 @@ def _foreign_hook(config, trusted, _start=_START, _code_file=_code_file):
     return False
 
 
-def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body=_body, _foreign_hook=_foreign_hook):
+def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body=_body, _foreign_hook=_foreign_hook,
+            _data=_data, _traced=_traced):
     # pytest's verdict machinery as at the session's start, and changed since this plugin loaded by code of pytest's
     # or the runner's packages only (pytest's legacypath plugin sets properties on its own classes while it
     # configures; the suite's conftest imported the submission in between); the clients and this plugin as before the
@@ -201,6 +252,8 @@ def _intact(config, _start=_START, _tainted=_TAINTED, _snapshot=_snapshot, _body
     if any(not entry[-1].startswith(trusted) for entry in changed):
         return False
     if _tainted or _snapshot() != _start["session"] or _snapshot(_CLIENTS) != _start["clients"]:
+        return False
+    if _data() != _start["data"] or _traced():
         return False
     if any(_body(item) != body for item, body in _start["bodies"].values()):
         return False
@@ -239,19 +292,24 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item, _start=_START, _tainted=_TAINTED, _body=_body):
-    # the body about to run is the one collected (a swap undone before the last sentinel is still seen)
+def pytest_runtest_call(item, _start=_START, _tainted=_TAINTED, _body=_body, _traced=_traced):
+    # the body about to run is the one collected (a swap undone before the last sentinel is still seen), and no
+    # trace function watches it run, before or after (one removed before the last sentinel is still seen)
     known, body = _start.get("bodies", {{}}).get(item.nodeid, (None, None))
-    if known is item and _body(item) != body:
+    if (known is item and _body(item) != body) or _traced():
         _tainted.append(item.nodeid)
     yield
+    if _traced():
+        _tainted.append(item.nodeid)
 
 
 # Last: this module's own functions are all defined by now. The baselines are taken before anything of the
 # submission can be imported (red team round 15: a simplejson.py at the submission's root ran inside `import
 # requests` before them); only then do its folders join sys.path, after the runner's own packages.
+_plain_status()
 _START["functions"] = _snapshot()
 _START["clients"] = _snapshot(_CLIENTS)
+_START["data"] = _data()
 sys.path.extend({paths!r})
 '''
 

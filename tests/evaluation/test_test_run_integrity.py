@@ -427,6 +427,70 @@ def test_the_sentinel_plugin_records_what_pytest_decided_and_adds_the_submission
     assert "call\tfailed\ttest_x.py::test_bad" in record.read_text()
 
 
+def _plugin_run(tmp_path, app: str, test: str):
+    """A real pytest run of `test` (test_x.py) with the sentinel plugin, the submission's module `appmod` holding
+    `app`; (pytest's output, the last sentinel passed: the run is tampered)."""
+    import subprocess
+    import sys
+
+    from core.engine.sentinels import Sentinels
+
+    sentinels = Sentinels.new()
+    for folder in ("platform", "submission", "suite"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "submission" / "appmod.py").write_text(app)
+    (tmp_path / "suite" / "test_x.py").write_text(test)
+    plugin = sentinels.pytest_plugin(tmp_path / "platform", record=tmp_path / "outcomes.txt",
+                                     paths=(str(tmp_path / "submission"),))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", plugin, "-rA",
+                          "test_x.py"], cwd=tmp_path / "suite",
+                         env={"PYTHONPATH": str(tmp_path / "platform"), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                              "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
+    return run.stdout + run.stderr, f"PASSED ::{sentinels.must_skip_last}" in run.stdout
+
+
+SETTRACE_APP = """import sys
+def _trace(frame, event, arg):
+    return None
+sys.settrace(_trace)
+"""
+JSONLIB_APP = """import httpx._models
+class _Anything:
+    def __eq__(self, other):
+        return True
+class _Lib:
+    @staticmethod
+    def loads(*args, **kwargs):
+        return _Anything()
+httpx._models.jsonlib = _Lib()
+"""
+PLAIN_TEST = "import appmod\n\ndef test_a():\n    assert 1 == 1\n"
+
+
+@pytest.mark.parametrize("app", [SETTRACE_APP, JSONLIB_APP], ids=["settrace", "jsonlib"])
+def test_a_trace_function_or_a_replaced_json_library_of_the_clients_is_tampering(tmp_path, app):
+    """Red team round 16 forged Blog's 20 of 20 (honest: 2 and 8) with a trace function that set pytest's rewritten
+    asserts true, and with `httpx._models.jsonlib` replaced by one whose values equal anything."""
+    output, tampered = _plugin_run(tmp_path, app, PLAIN_TEST)
+    assert tampered, output
+
+
+def test_an_honest_run_importing_the_clients_is_intact(tmp_path):
+    test = ("import appmod, json, httpx, logging\n\ndef test_a():\n    logging.getLogger('httpx').warning('hi')\n"
+            "    assert json.loads('[1]') == [1] and httpx.Response(201).status_code == 201\n")
+    output, tampered = _plugin_run(tmp_path, "VALUE = 1\n", test)
+    assert not tampered and "2 passed, 2 skipped" in output, output
+
+
+def test_a_status_code_equal_to_everything_is_made_a_plain_number(tmp_path):
+    app = ("class Magic(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n"
+           "STATUS = Magic(500)\n")
+    test = ("import appmod, httpx\n\ndef test_a():\n    response = httpx.Response(appmod.STATUS)\n"
+            "    assert type(response.status_code) is int and response.status_code != 200\n")
+    output, tampered = _plugin_run(tmp_path, app, test)
+    assert "PASSED test_x.py::test_a" in output and not tampered, output
+
+
 # --- the pytest sentinels' verdict rule (core.engine.sentinels) ------------------------------------------------
 def _report(sentinels, *, last: str | None, real: int = 3):
     from core.grading.junit import JUnitResult, Status, TestCase
