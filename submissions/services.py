@@ -122,9 +122,11 @@ def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256
     a submission that was not failed or cancelled: a board row must be its team's own output (issue 12, feature
     10). Byte-identical (same `sha256` of the archive file) is checked first; then the same files packed again
     (same `content_sha256`, core.engine.archive.content_digest of the unpacked repository: another compression
-    level, zip or tar.gz, other timestamps or order, a wrapping folder), when given. The same team may upload its
-    archive again. Raises SubmissionError naming the earlier submission when it is public (a private one is not
-    named).
+    level, zip or tar.gz, other timestamps or order, a wrapping folder), when given. The same system may be given
+    its archive again (a re-run); another system of the same team may not while the earlier submission stands (not
+    withdrawn): one output would be ranked twice, under two names (the fresh-user pass of issue 13). Raises
+    SubmissionError naming the earlier submission when it is public or the team's own (another team's private one
+    is not named).
 
     `hold=True` is for the transaction that then inserts the submission (it must be inside one): the split's rows
     (every version's split of that name, `_split_hold`) are locked first, so two teams uploading the same archive
@@ -133,7 +135,8 @@ def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256
     if hold:
         _split_hold(split)
     others = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name)
-              .exclude(system__team_id=system.team_id)
+              .exclude(system_id=system.pk)
+              .exclude(system__team_id=system.team_id, withdrawn_at__isnull=False)
               .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
               .select_related("system").order_by("created_at"))
     earlier = others.filter(archive_sha256=sha256).first()
@@ -144,11 +147,16 @@ def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256
                 "again) as")
     if earlier is None:
         return
+    status = earlier.get_status_display().lower()
+    if earlier.system.team_id == system.team_id:
+        raise SubmissionError(f"This archive is {same} submission #{earlier.pk} of your team's system "
+                              f"{earlier.system.name}, already {status} on {split}. The board ranks each output "
+                              f"once, under one system: submit it for {earlier.system.name}, or withdraw #"
+                              f"{earlier.pk} first to rank it under {system.name}.")
     whose = (f"submission #{earlier.pk} of {earlier.system.name}" if earlier.is_public
              else "a private submission of another team")
-    raise SubmissionError(f"This archive is {same} {whose}, already "
-                          f"{earlier.get_status_display().lower()} on {split}. The board ranks each team's own "
-                          "output once: upload the repositories your system generated.")
+    raise SubmissionError(f"This archive is {same} {whose}, already {status} on {split}. The board ranks each "
+                          "team's own output once: upload the repositories your system generated.")
 
 
 def _split_hold(split: Split) -> None:

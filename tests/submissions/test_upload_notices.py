@@ -115,3 +115,17 @@ def test_the_form_refuses_a_duplicate_with_the_same_message(alice, make_user, cl
     resp = client.post("/submit/", {"system": system.pk, "archive": upload, "allow_missing": "on"})
     assert resp.status_code == 400 and "byte-identical" in resp.content.decode()
     assert Submission.objects.count() == 1
+
+
+def test_one_output_is_ranked_once_under_one_system_of_a_team(alice, demo_zip):
+    """The fresh-user pass: a team's archive uploaded for two of its systems was ranked twice, as two rows."""
+    team = System.objects.get(name="AliceBot").team
+    System.objects.create(team=team, name="AliceBot Two")
+    first = api_upload(alice, demo_zip("agent-alpha"))
+    assert first.status_code == 201, first.content
+    second = api_upload(alice, demo_zip("agent-alpha"), system="AliceBot Two")
+    assert second.status_code == 400
+    assert f"submission #{first.json()['id']} of your team's system AliceBot" in second.json()["detail"]
+    assert "withdraw" in second.json()["detail"]
+    Submission.objects.filter(pk=first.json()["id"]).update(withdrawn_at="2026-12-03T10:00:00Z")
+    assert api_upload(alice, demo_zip("agent-alpha"), system="AliceBot Two").status_code == 201
