@@ -5,10 +5,12 @@ from leaderboard.api import agents as agents_api
 from leaderboard.api import auth as auth_api
 from leaderboard.api import board as leaderboard_api
 from leaderboard.api import research as research_api
+from leaderboard.api import root as root_api
 from leaderboard.api import submissions as submissions_api
 from leaderboard.api import teams as teams_api
 
 urlpatterns = [
+    path("", root_api.ApiRoot.as_view(), name="api-root"),
     path("auth/token/", auth_api.TokenApi.as_view(), name="api-token"),
     path("leaderboard/", leaderboard_api.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("tasks/", leaderboard_api.TaskListApi.as_view(), name="api-tasks"),

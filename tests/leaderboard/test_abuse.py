@@ -149,3 +149,14 @@ def test_a_huge_description_is_refused_with_the_limit(owner, client):
                        HTTP_AUTHORIZATION=f"Token {token}")
     assert resp.status_code == 400 and "2000" in resp.content.decode()
     assert not System.objects.filter(name="Verbose Agent").exists()
+
+
+def test_the_api_root_lists_its_entry_points_as_json(client, demo_split):
+    """The fresh-user pass: /api/v1/ was a 404 page of HTML."""
+    resp = client.get("/api/v1/")
+    assert resp.status_code == 200 and resp["Content-Type"].startswith("application/json")
+    links = resp.json()
+    assert links["leaderboard"] == "http://testserver/api/v1/leaderboard/"
+    assert links["schema"] == "http://testserver/api/v1/schema/" and links["docs"] == "http://testserver/api/docs/"
+    for url in links.values():  # each one there (a 400 says which parameters a view needs)
+        assert client.get(url.removeprefix("http://testserver")).status_code in (200, 400, 401, 403, 405), url
