@@ -102,9 +102,9 @@ def probe_endpoints(*, base_url: str, endpoints: list[Endpoint], timeout: float 
     2. endpoint: M on P with every parameter filled with `1`, JSON body `{}` for POST/PUT/PATCH, no auth,
        redirects not followed. Implemented when the status is not 404/405/501, or it is 404 with a body that
        differs from the fingerprint's. Bodies are compared after replacing the requested path (and the
-       look-alike's words) with a placeholder and masking timestamps, UUIDs and long digit runs, so a "no such
-       route" page that echoes the path or the time (Express, Spring) still compares equal. No answer in time ->
-       False.
+       look-alike's words, or the endpoint's own words they replace) with a placeholder and masking timestamps,
+       UUIDs and long digit runs, so a "no such route" page that echoes the path, the resource or the time
+       (Express, Spring) still compares equal. No answer in time -> False.
     3. when step 2 found nothing and P does not end in `/`, P + `/` is tried against every look-alike + `/` the
        same way (READMEs such as Django's declare trailing slashes that normalisation drops); only a
        non-redirect answer counts there, and nothing when the slashed look-alikes answer differently.
@@ -179,6 +179,11 @@ class _Plan:
         self.method = endpoint.method
         self.concrete = concrete_path(endpoint)
         self.unknown = unknown
+        #: the endpoint's own segments that its look-alikes replace, masked in its replies as the look-alikes' new
+        #: words are in theirs (a "no such route" reply naming the resource asked for, `unknown resource 'todos'`,
+        #: differed from every look-alike's: a service knowing no route earned every endpoint)
+        own, alike = self.concrete.split("/"), unknown[0][0].split("/") if unknown else []
+        self.words = tuple(s for s, a in zip(own, alike) if s != a) if len(own) == len(alike) else ()
         self.replies: dict[str, "_Reply | None"] = {}
         self.out_of_budget = False
 
@@ -221,10 +226,11 @@ class _Plan:
                 return ProbeObservation(False, Reason.UNSTABLE_404, reply.status, 404)
             return ProbeObservation(True, Reason.STATUS, reply.status, 404)
         if fingerprint.status != 404:
-            same = reply.status == fingerprint.status and _shape(reply.body, self.concrete, ()) == fingerprint.body
+            same = reply.status == fingerprint.status and _shape(reply.body, self.concrete, self.words) == \
+                fingerprint.body
             return ProbeObservation(not same, Reason.CATCH_ALL if same else Reason.CATCH_ALL_DIFFERS, reply.status,
                                     fingerprint.status)
-        decision = _decide(reply, self.concrete, fingerprint)
+        decision = _decide(reply, self.concrete, self.words, fingerprint)
         slashed_unknown = [self.replies.get(kind) for kind in _SLASHED_KINDS]
         slashed = self.replies.get("sep")
         if decision is Reason.NOT_FOUND and all(isinstance(r, _Reply) and r is not _STALLED
@@ -235,9 +241,10 @@ class _Plan:
             if base is _UNSTABLE or base is _UNSTABLE_404:
                 retry = Reason.NOT_FOUND
             elif base.status == 404:
-                retry = _decide(slashed, self.concrete + "/", base)
+                retry = _decide(slashed, self.concrete + "/", self.words, base)
             else:
-                same = slashed.status == base.status and _shape(slashed.body, self.concrete + "/", ()) == base.body
+                same = slashed.status == base.status and \
+                    _shape(slashed.body, self.concrete + "/", self.words) == base.body
                 retry = Reason.NOT_FOUND if same else Reason.STATUS
             if retry is not Reason.NOT_FOUND:
                 return ProbeObservation(True, retry, slashed.status, fingerprint.status)
@@ -402,10 +409,10 @@ _STALLED = _Reply(-1, "")
 _NOT_SENT = _Reply(-2, "")
 
 
-def _decide(reply: _Reply, path: str, fingerprint: _Reply) -> Reason:
+def _decide(reply: _Reply, path: str, words: tuple[str, ...], fingerprint: _Reply) -> Reason:
     if reply.status not in NOT_FOUND_STATUSES:
         return Reason.STATUS
-    if reply.status == 404 and _shape(reply.body, path, ()) != fingerprint.body:
+    if reply.status == 404 and _shape(reply.body, path, words) != fingerprint.body:
         return Reason.BODY_DIFFERS
     return Reason.NOT_FOUND
 
@@ -451,15 +458,16 @@ _VOLATILE = [
 
 
 def _shape(body: str, path: str, words: tuple[str, ...]) -> str:
-    """The parts of a reply body that identify a "no such route" page (see `probe_endpoints`): `path` and the
-    look-alike's new `words` masked, volatile parts masked, white space collapsed."""
+    """The parts of a reply body that identify a "no such route" page (see `probe_endpoints`): `path` and
+    `words` (a look-alike's new segments, or the endpoint's own that they replace) masked where they stand
+    alone (`me`, not in `message`), volatile parts masked, white space collapsed."""
     for variant in sorted({path, quote(path), path.rstrip("/")}, key=len, reverse=True):
         if len(variant) < 2:
             continue
         body = body.replace(variant, "\x00path\x00")
     for word in sorted(words, key=len, reverse=True):
         if len(word) >= 2:
-            body = body.replace(word, "\x00token\x00")
+            body = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", "\x00token\x00", body)
     for pattern in _VOLATILE:
         body = pattern.sub("\x00v\x00", body)
     return " ".join(body.split())
