@@ -201,9 +201,19 @@ class TaskRun:
         (tests / "java" / f"{self.sentinels.java_class}.java").write_text(self.sentinels.java_source())
 
     def _plant_hidden_tests(self, target: Path) -> None:
-        """Copy the benchmark's hidden tests to `target` (a missing folder) with the sentinel class in java/."""
+        """Copy the benchmark's hidden tests to `target` (a missing folder) with the sentinel class in java/, and the
+        preloading listener (sentinels.preloader_source) when the test run has the JUnit Platform launcher."""
         shutil.copytree(self.spec.hidden_dir / "src" / "test", target)
         self._plant_sentinel(target)
+        for rel, text in self._platform_test_sources().items():
+            (target / rel).write_text(text)
+
+    def _platform_test_sources(self) -> dict[str, str]:
+        """{path under src/test: text} of the platform's own test sources beside the hidden tests, the sentinel's
+        class aside: the preloading listener, when the test run's class path has the launcher it implements."""
+        if not test_pom.has_launcher(test_pom.with_launcher(self.test_dependencies)):
+            return {}
+        return {f"java/{self.sentinels.java_preloader}.java": self.sentinels.preloader_source()}
 
     def install(self, sb: TaskSandbox) -> None:
         started = time.monotonic()
@@ -315,7 +325,8 @@ class TaskRun:
         verified Maven `repository` (None: the scratch run of the install phase, whose repository the build wrote,
         is given neither)."""
         return test_pom.platform_pom(
-            self.test_dependencies, timeout=self.spec.limits.test_suite, jvm_options=TEST_JVM_OPTIONS,
+            test_pom.with_launcher(self.test_dependencies), timeout=self.spec.limits.test_suite,
+            jvm_options=TEST_JVM_OPTIONS,
             junit_properties=JUNIT_PLATFORM_PROPERTIES,
             keep_transitive=test_pom.bootstrap_extensions(self.test_dependencies, repository) if repository else
             frozenset(),
@@ -644,6 +655,11 @@ class TaskRun:
         maker = copy / "target" / "test-classes" / "mockito-extensions" / "org.mockito.plugins.MockMaker"
         maker.parent.mkdir(parents=True, exist_ok=True)
         maker.write_text("mock-maker-subclass\n")
+        if self._platform_test_sources():  # the platform's listener, found by the launcher as the session opens
+            services = copy / "target" / "test-classes" / "META-INF" / "services"
+            services.mkdir(parents=True, exist_ok=True)
+            (services / "org.junit.platform.launcher.LauncherSessionListener").write_text(
+                f"{self.sentinels.java_preloader}\n")
         self._give(self.work.runner, Role.RUNNER, 0o700)
         (self.work.runner / "settings.xml").write_text(maven_repo.settings_xml(proxy_port=None))
         base = ["mvn", *self.toolchain.maven_args(repo=self.test_repo, offline=True), "-s",
@@ -684,6 +700,7 @@ class TaskRun:
         planted = {p.relative_to(self.spec.hidden_dir / "src" / "test").as_posix(): p.read_bytes()
                    for p in (self.spec.hidden_dir / "src" / "test").rglob("*") if p.is_file()}
         planted[f"java/{self.sentinels.java_class}.java"] = self.sentinels.java_source().encode()
+        planted.update({rel: text.encode() for rel, text in self._platform_test_sources().items()})
         found = {name if folder_rel == "." else f"{folder_rel}/{name}": Path(folder) / name
                  for folder, folder_rel, _, files in untrusted_tree.walk_untrusted(tests) for name in files}
         for rel in sorted(set(planted) | set(found)):

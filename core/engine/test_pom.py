@@ -178,6 +178,28 @@ def _plain_version(version: str) -> bool:
     return version.upper() not in METAVERSIONS and not version.upper().endswith("SNAPSHOT")
 
 
+#: The JUnit Platform launcher's coordinates: the platform's preloading listener (core.engine.sentinels, a
+#: LauncherSessionListener) is compiled against it.
+LAUNCHER = ("org.junit.platform", "junit-platform-launcher")
+
+
+def with_launcher(dependencies: tuple[Dependency, ...]) -> tuple[Dependency, ...]:
+    """`dependencies` and, when they hold the JUnit Platform engine but not its launcher, the launcher of the
+    engine's version (test scope): surefire runs that launcher anyway; the platform's listener needs it to compile."""
+    if any((d.group, d.artifact) == LAUNCHER for d in dependencies):
+        return dependencies
+    engine = next((d for d in dependencies if (d.group, d.artifact) == ("org.junit.platform", "junit-platform-engine")
+                   and d.type == "jar" and not d.classifier), None)
+    if engine is None:
+        return dependencies
+    return (*dependencies, Dependency(*LAUNCHER, "jar", "", engine.version, "test"))
+
+
+def has_launcher(dependencies: tuple[Dependency, ...]) -> bool:
+    """Whether `dependencies` name the JUnit Platform launcher (`with_launcher`)."""
+    return any((d.group, d.artifact) == LAUNCHER for d in dependencies)
+
+
 def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_options: str,
                  junit_properties: dict[str, str], keep_transitive: frozenset[tuple[str, str]] = frozenset(),
                  boms: tuple[Dependency, ...] = ()) -> str:

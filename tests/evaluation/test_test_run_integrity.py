@@ -770,3 +770,26 @@ def test_a_parametrized_suite_may_raise_n_up_to_what_pytest_counted(tmp_path):
     report = _pytest_report(tmp_path / "junit2.xml", run, real=9)
     assert "9 cases" in run._read_reports([report], run=ExecResult(0, "5 passed, 3 skipped in 0.1s\n", False, 1.0))
     assert run.total == 3
+
+
+def test_the_launcher_joins_the_test_run_at_the_engines_version_for_the_preloading_listener():
+    """Red team round 16 defined JUnit's AssertionFailureBuilder from the application before JUnit loaded it; the
+    platform's listener loads the test libraries' classes first, and it compiles against the launcher."""
+    from core.engine.sentinels import PRELOADED_LIBRARIES, Sentinels
+    from core.engine.test_pom import Dependency, has_launcher, platform_pom, with_launcher
+
+    api = Dependency("org.junit.jupiter", "junit-jupiter-api", "jar", "", "5.10.2", "test")
+    engine = Dependency("org.junit.platform", "junit-platform-engine", "jar", "", "1.10.2", "test")
+    assert with_launcher((api,)) == (api,) and not has_launcher((api,))
+    added = with_launcher((api, engine))
+    assert added[-1] == Dependency("org.junit.platform", "junit-platform-launcher", "jar", "", "1.10.2", "test")
+    assert with_launcher(added) == added
+    assert "<artifactId>junit-platform-launcher</artifactId>" in platform_pom(
+        added, timeout=60, jvm_options="-Xmx1g", junit_properties={})
+    sentinels = Sentinels.new()
+    source = sentinels.preloader_source()
+    assert f"public class {sentinels.java_preloader} implements org.junit.platform.launcher.LauncherSessionListener" \
+        in source
+    assert all(f'"{name}"' in source for name in ("org.junit.jupiter.api.Assertions", "org.assertj.core.api.Assertions"))
+    assert "org.opentest4j.AssertionFailedError" in PRELOADED_LIBRARIES
+    assert not sentinels.java_preloader.endswith(("Test", "Tests", "TestCase"))  # never run as a test class
