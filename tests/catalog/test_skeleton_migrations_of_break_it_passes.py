@@ -7,7 +7,15 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("catalog", "0012_name_skeleton_twins"), ("leaderboard", "0013_account_name_twins")]
+#: (the migrations before a pass's, (user, team, system) names stored then with their old skeletons, and the names
+#: they must read as after it)
+PASSES = {
+    "seventh": ([("catalog", "0012_name_skeleton_twins"), ("leaderboard", "0013_account_name_twins")],
+                ("ma\u056c\u056cory", "\u00f0elta team", "Copi\u2c93ot"), ("mallory", "Delta team", "Copilot")),
+    # a New Tai Lue zero and a Vai one read "o" and "l" now
+    "eighth": ([("catalog", "0013_name_skeleton_seventh_pass"), ("leaderboard", "0014_account_name_seventh_pass")],
+               ("b\u19d0b", "Ech\u19d0 team", "Copi\ua621ot"), ("bob", "Echo team", "Copilot")),
+}
 
 
 def _migrate(targets):
@@ -17,44 +25,25 @@ def _migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+@pytest.mark.parametrize("which", sorted(PASSES))
 @pytest.mark.django_db(transaction=True)
-def test_names_stored_before_the_seventh_pass_get_its_skeletons():
+def test_names_stored_before_a_break_it_pass_get_its_skeletons(which):
     from catalog.names import name_skeleton
 
+    before, (user_name, team_name, system_name), (user_reads, team_reads, system_reads) = PASSES[which]
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    old = _migrate(BEFORE)
-    user = old.get_model("auth", "User").objects.create(username="ma\u056c\u056cory")
-    old.get_model("leaderboard", "AccountName").objects.create(user_id=user.pk, skeleton="ma\u056c\u056cory")
-    team = old.get_model("catalog", "Team").objects.create(name="\u00f0elta team", name_skeleton="\u00f0eltateam")
-    old.get_model("catalog", "System").objects.create(team=team, name="Copi\u2c93ot", name_skeleton="copi\u2c93ot",
+    old = _migrate(before)
+    user = old.get_model("auth", "User").objects.create(username=user_name)
+    old.get_model("leaderboard", "AccountName").objects.create(user_id=user.pk, skeleton=user_name.lower())
+    team = old.get_model("catalog", "Team").objects.create(name=team_name,
+                                                           name_skeleton=team_name.lower().replace(" ", ""))
+    old.get_model("catalog", "System").objects.create(team=team, name=system_name, name_skeleton=system_name.lower(),
                                                       type="agent")
     _migrate(latest)
 
     from catalog.models import System, Team
     from leaderboard.models import AccountName
 
-    assert System.objects.get().name_skeleton == name_skeleton("Copilot")
-    assert Team.objects.get().name_skeleton == name_skeleton("Delta team")
-    assert AccountName.objects.get(user_id=user.pk).skeleton == name_skeleton("mallory")
-
-
-@pytest.mark.django_db(transaction=True)
-def test_names_stored_before_the_eighth_pass_get_its_skeletons():
-    """catalog 0014 and leaderboard 0015: a New Tai Lue zero or a Vai one stored earlier reads "o" and "l" now."""
-    from catalog.names import name_skeleton
-
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    old = _migrate([("catalog", "0013_name_skeleton_seventh_pass"), ("leaderboard", "0014_account_name_seventh_pass")])
-    user = old.get_model("auth", "User").objects.create(username="b\u19d0b")
-    old.get_model("leaderboard", "AccountName").objects.create(user_id=user.pk, skeleton="b\u19d0b")
-    team = old.get_model("catalog", "Team").objects.create(name="Ech\u19d0 team", name_skeleton="ech\u19d0team")
-    old.get_model("catalog", "System").objects.create(team=team, name="Copi\ua621ot", name_skeleton="copi\ua621ot",
-                                                      type="agent")
-    _migrate(latest)
-
-    from catalog.models import System, Team
-    from leaderboard.models import AccountName
-
-    assert System.objects.get().name_skeleton == name_skeleton("Copilot")
-    assert Team.objects.get().name_skeleton == name_skeleton("Echo team")
-    assert AccountName.objects.get(user_id=user.pk).skeleton == name_skeleton("bob")
+    assert System.objects.get().name_skeleton == name_skeleton(system_reads)
+    assert Team.objects.get().name_skeleton == name_skeleton(team_reads)
+    assert AccountName.objects.get(user_id=user.pk).skeleton == name_skeleton(user_reads)
