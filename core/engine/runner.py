@@ -31,7 +31,7 @@ from .sentinels import CASES_PER_RUN, RECORD_BYTES, Sentinels, recorded_passes
 from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseResult
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
-from . import maven_repo, maven_verify, team_view, test_pom, untrusted_tree, workspace
+from . import jvm_domain, maven_repo, maven_verify, team_view, test_pom, untrusted_tree, workspace
 from .whitebox import runner_plugins, submission_modules
 
 POLL_SECONDS = 0.25
@@ -331,7 +331,21 @@ class TaskRun:
             keep_transitive=test_pom.bootstrap_extensions(self.test_dependencies, repository) if repository else
             frozenset(),
             boms=tuple(b for b in self.test_boms
-                       if repository and untrusted_tree.is_regular(test_pom.in_repository(b, repository, "pom"))))
+                       if repository and untrusted_tree.is_regular(test_pom.in_repository(b, repository, "pom"))),
+            jvm=str(self._jvm_launcher()) if repository and self.spec.in_process else None)
+
+    def _jvm_launcher(self) -> Path | None:
+        """The launcher of the test JVM's own Landlock domain (core.engine.jvm_domain), made once per task in a folder
+        of the platform's (root's, read-only for the sandbox: not the runner's folder, whose entries the runner could
+        rename), or None when the kernel has no Landlock (a documented limit) or the sandbox has no users."""
+        if not jvm_domain.available() or not self.sb.owner(Role.RUNNER):
+            return None
+        folder = self.work.root / "jvm"
+        launcher = folder / "bin" / "java"
+        if not launcher.is_file():
+            jvm_domain.make_launcher(folder)
+            folder.chmod(0o755)
+        return launcher
 
     def _mount_test_repo(self, online: bool) -> None:
         """The hidden test run's Maven repository: the platform's, plus what the build fetched that Central vouches
@@ -688,9 +702,11 @@ class TaskRun:
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).
+        jvm = self.work.root / "jvm"
         return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo", env={},
                       timeout=max(1.0, deadline - time.monotonic()),
-                      mounts=[Mount(self.work.runner, True), Mount(self.test_repo)])
+                      mounts=[Mount(self.work.runner, True), Mount(self.test_repo),
+                              *([Mount(jvm)] if jvm.is_dir() else [])])
 
     def _hidden_sources_changed(self, tests: Path) -> str | None:
         """The first file under the runner's `tests` (src/test) that is not byte for byte what the platform planted
@@ -818,6 +834,8 @@ def java_run_failure(result: ExecResult, *, compiling: bool) -> str:
     crash). Raises SandboxError when what is missing is one of the platform's own plugins: a platform fault (retried),
     never a score of 0 (a seeded demo run scored 0 of 15 with no word of why, issue 13's fresh-user pass)."""
     output = result.output
+    if jvm_domain.LAUNCH_REFUSED in output:
+        raise SandboxError(jvm_domain.LAUNCH_REFUSED)
     unresolved = _UNRESOLVED.search(output) is not None
     if unresolved and _PLATFORM_ARTIFACT.search(output):
         raise SandboxError("the test run's Maven repository lacks one of the platform's pinned plugins or surefire "

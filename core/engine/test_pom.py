@@ -202,7 +202,7 @@ def has_launcher(dependencies: tuple[Dependency, ...]) -> bool:
 
 def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_options: str,
                  junit_properties: dict[str, str], keep_transitive: frozenset[tuple[str, str]] = frozenset(),
-                 boms: tuple[Dependency, ...] = ()) -> str:
+                 boms: tuple[Dependency, ...] = (), jvm: str | None = None) -> str:
     """The text of the test run's pom.xml: `dependencies` (from parse_dependency_list), their versions managed,
     each with all of its own dependencies excluded unless its (group, artifact) is in `keep_transitive`
     (`bootstrap_extensions`), and `boms` (`imported_boms`) imported after them; the compiler with annotation
@@ -210,7 +210,9 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
     GENERATED_TEST_SOURCES; surefire in one forked JVM (`jvm_options` its whole command line, `junit_properties` as
     JUnit configuration parameters and system properties, Jupiter the only engine, the class path and never the
     module path, failures not failing the build, the fork killed after `timeout` seconds). The main classes are the
-    project's default output, target/classes; the tests are compiled from src/test/java to target/test-classes."""
+    project's default output, target/classes; the tests are compiled from src/test/java to target/test-classes.
+    `jvm`: the executable surefire forks as the test JVM (core.engine.jvm_domain's launcher), None for the JDK's."""
+    jvm_element = f"<jvm>{escape(jvm)}</jvm>" if jvm else ""
     properties = "".join(f"<{k}>{escape(v)}</{k}>" for k, v in junit_properties.items())
     parameters = escape("\n".join(f"{k}={v}" for k, v in junit_properties.items()))
     return f"""<?xml version="1.0" encoding="UTF-8"?>
@@ -244,7 +246,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
           <forkCount>1</forkCount>
           <reuseForks>true</reuseForks>
           <forkedProcessTimeoutInSeconds>{max(1, int(timeout))}</forkedProcessTimeoutInSeconds>
-          <argLine>{escape(jvm_options)}</argLine>
+          <argLine>{escape(jvm_options)}</argLine>{jvm_element}
           <includeJUnit5Engines><engine>junit-jupiter</engine></includeJUnit5Engines>
           <systemPropertyVariables>{properties}</systemPropertyVariables>
           <properties><configurationParameters>{parameters}</configurationParameters></properties>

@@ -278,6 +278,30 @@ def test_a_sandboxed_command_cannot_trace_the_process_that_runs_it(bwrap_backend
                                              "process_vm_readv -1 Operation not permitted"], result.output
 
 
+OPEN_PARENT_MEMORY = "import os\ntry:\n    open(f'/proc/{os.getppid()}/mem', 'r+b').close()\n    print('opened')\n" \
+    "except OSError as exc:\n    print('refused', exc.errno)\n"
+
+
+def test_the_test_jvms_launcher_keeps_it_out_of_the_memory_of_the_process_that_started_it(bwrap_backend, open_box,
+                                                                                          tmp_path):
+    """Red team round 17: a process the test JVM started opened Maven's /proc/<pid>/mem for writing (same uid, a
+    plain open the seccomp filter does not see) and overwrote its exit code path: 15/15 for 1/15. Started through
+    core.engine.jvm_domain's launcher (here with python in java's place), the child is in a Landlock domain of its
+    own and cannot; without it, it can."""
+    from core.engine import jvm_domain
+
+    sandbox, work, _ = open_box(bwrap_backend)
+    launcher = jvm_domain.make_launcher(tmp_path / "jvm", java="/usr/bin/python3")
+    (work / "child.py").write_text(OPEN_PARENT_MEMORY)
+    script = (f"import subprocess\nfor argv in (['{launcher}', '{work}/child.py'], ['/usr/bin/python3', "
+              f"'{work}/child.py']):\n    subprocess.run(argv)\n")
+    result = sandbox.run(["/usr/bin/python3", "-c", script], role=Role.RUNNER, cwd=work, env={}, timeout=30,
+                         mounts=[Mount(work), Mount(tmp_path / "jvm")])
+
+    assert result.output.split("\n")[:2] == ["refused 13", "opened"], result.output
+    assert jvm_domain.available()
+
+
 def test_service_and_test_runner_run_as_different_users(bwrap_backend, open_box):
     """The runner must be out of the service's reach (no signals, no reading its files)."""
     sandbox, _, _ = open_box(bwrap_backend)
