@@ -132,6 +132,10 @@ def test_a_no_such_route_reply_that_echoes_the_last_segment_earns_nothing(serve)
                                  vocabulary=lookalike_vocabulary("", endpoints))
         reason = Reason.NOT_FOUND if status == 404 else Reason.CATCH_ALL
         assert {observed(result, e) for e in endpoints} == {(False, reason, status, status)}, result.observations
+    # a two-letter word is masked too (random letters here, as long as "me")
+    server = serve(lambda m, p, b: (404, "application/json", not_found(m, p, b)))
+    result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/users/me")], timeout=2)
+    assert observed(result, E("GET", "/api/users/me")) == (False, Reason.NOT_FOUND, 404, 404)
     # a word inside a longer one is not the word: "me" is no part of "message"
     server = serve(lambda m, p, b: (404, "application/json", b'{"message": "Not Found"}'))
     result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/users/me")], timeout=2)
@@ -178,7 +182,7 @@ def test_not_found_pages_with_volatile_parts_and_odd_paths_still_match(serve):
         return 404, "text/plain", text.encode()
 
     server = serve(app)
-    endpoints = [E("GET", "/api/café"), E("GET", "/api/movies"), E("GET", "/x")]
+    endpoints = [E("GET", "/api/café"), E("GET", "/api/movies"), E("GET", "/x"), E("GET", "/api/INDEX")]
     result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
     assert {e.path: observed(result, e) for e in endpoints} == {e.path: (False, Reason.NOT_FOUND, 404, 404)
                                                                 for e in endpoints}
@@ -190,7 +194,7 @@ def test_the_root_is_compared_without_masking_its_slash(serve):
     server = serve(lambda m, p, b: (404, "application/json", b'{"detail": "Not Found", "docs": "/docs/"}'))
     result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/")], timeout=2)
     assert observed(result, E("GET", "/")) == (False, Reason.NOT_FOUND, 404, 404)
-    assert "//" not in {p for _, p, _ in server.requests}
+    assert len(server.requests) == UNKNOWN_PATHS + 1  # no slashed retry
 
 
 def test_one_letter_lookalike_words_are_not_masked(serve):
@@ -309,6 +313,33 @@ def test_each_request_gets_the_smaller_of_its_timeout_and_what_is_left_of_the_bu
     assert not result.results[slow]
 
 
+def test_a_request_near_the_end_of_the_budget_still_gets_no_more_than_its_timeout():
+    """With less than a second of the budget left, a request still gets at most its own timeout: an endpoint
+    that trickles its status line over 0.6 s is cut at 0.3 s, not given the 0.9 s left."""
+    stop = threading.Event()
+    try:
+        base = _raw_server(stop, b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Pad: 0123456789\r\n\r\n", "trickle")
+        result = probe_endpoints(base_url=base, endpoints=[E("GET", "/api/part")], timeout=0.3, budget=0.9)
+    finally:
+        stop.set()
+    assert observed(result, E("GET", "/api/part")) == (False, Reason.ENDPOINT_ERROR, None, None)
+
+
+def test_a_budget_spent_during_the_slashed_retry_leaves_the_endpoints_unreached(serve):
+    """The slashed requests share the budget: an endpoint whose slashed requests were not all sent is
+    budget_exhausted, each of them (the one whose request the deadline cut stalled: not_found)."""
+    def app(method, path, body):
+        if path.endswith("/"):
+            time.sleep(0.2)
+        return 404, "application/json", NOT_FOUND
+
+    server = serve(app)
+    endpoints = [E("GET", "/api/a"), E("GET", "/api/b"), E("GET", "/api/c")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2, budget=0.6)
+    assert sorted(observed(result, e) for e in endpoints) == [(False, Reason.BUDGET_EXHAUSTED, None, None)] * 2 + [
+        (False, Reason.NOT_FOUND, 404, 404)]
+
+
 def test_no_budget_left_sends_nothing(serve):
     server = serve(lambda m, p, b: (200, "text/plain", b"ok"))
     endpoints = [E("GET", "/api/a"), E("POST", "/api/b")]
@@ -318,7 +349,8 @@ def test_no_budget_left_sends_nothing(serve):
 
 
 def _raw_server(stop, reply: bytes, then: str) -> str:
-    """Answers `reply` to every request, then stalls until `stop` ("stall") or closes the connection ("close")."""
+    """Answers 404 to every path but /api/part, which gets `reply`, then a stall until `stop` ("stall") or the
+    connection closed ("close"); or `reply` a byte at a time ("trickle")."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
@@ -335,6 +367,13 @@ def _raw_server(stop, reply: bytes, then: str) -> str:
             path = data.split(b" ", 2)[1]
             if path != b"/api/part":
                 conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
+                return
+            if then == "trickle":  # a byte every 10 ms, each in time for the client's read timeout
+                for byte in reply:
+                    if stop.is_set():
+                        return
+                    conn.sendall(bytes([byte]))
+                    time.sleep(0.01)
                 return
             conn.sendall(reply)
             if then == "stall":
@@ -379,6 +418,7 @@ def test_the_lookalike_vocabulary_leaves_out_every_form_of_the_readme_words():
     assert not {"address", "addresses"} & vocabulary("addresses")
     assert not {"city", "cities"} & vocabulary("city")
     assert not {"city", "cities"} & vocabulary("cities")
+    assert {"category", "categories"} <= vocabulary("") and not {"category", "categories"} & vocabulary("categories")
     assert not {"item", "items"} & vocabulary("items")
     assert "status" in vocabulary("") and "status" not in vocabulary("see the service STATUS")
     assert not {"token", "login"} & vocabulary("", [E("GET", "/api/TOKEN"), E("GET", "/api/LOGIN")])
@@ -396,3 +436,35 @@ def test_lookalike_words_come_from_the_pool_of_the_word_they_replace():
         for concrete, pool in (("/api/search", ROUTE_WORDS), ("/login", ACCESS_WORDS), ("/invoices", RESOURCE_NAMES)):
             words = {path.rsplit("/", 1)[1] for path, *_ in lookalikes[concrete]}
             assert len(words) == UNKNOWN_PATHS and words <= pool, (concrete, words)
+
+
+def test_unstable_unknown_paths_report_the_endpoints_status(serve):
+    """Unknown paths answering anything, differently: nothing counts, each endpoint's status still reported; 404s
+    that vary: only a status other than 404/405/501 counts."""
+    import secrets
+
+    server = serve(lambda m, p, b: (200, "text/plain", secrets.token_hex(6).encode()))
+    result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/a")], timeout=2)
+    assert observed(result, E("GET", "/api/a")) == (False, Reason.CATCH_ALL_UNSTABLE, 200, None)
+
+    server = serve(lambda m, p, b: (201 if p == "/api/b" else 404, "text/plain", secrets.token_hex(6).encode()))
+    endpoints = [E("GET", "/api/a"), E("GET", "/api/b")]
+    result = probe_endpoints(base_url=server.base_url, endpoints=endpoints, timeout=2)
+    assert [observed(result, e) for e in endpoints] == [(False, Reason.UNSTABLE_404, 404, 404),
+                                                        (True, Reason.STATUS, 201, 404)]
+
+
+def test_a_body_is_read_up_to_max_body_bytes_and_no_further():
+    """MAX_BODY_BYTES arrived: the reply is complete for the probe, which does not wait for the rest of a body
+    that stalls (here after exactly 64 KiB of the 1 MB its headers announce)."""
+    stop = threading.Event()
+    try:
+        head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n"
+        base = _raw_server(stop, head + b"x" * MAX_BODY_BYTES, "stall")
+        started = time.monotonic()
+        result = probe_endpoints(base_url=base, endpoints=[E("GET", "/api/part")], timeout=2)
+        elapsed = time.monotonic() - started
+    finally:
+        stop.set()
+    assert observed(result, E("GET", "/api/part")) == (True, Reason.STATUS, 200, 404)
+    assert elapsed < 1.5, elapsed
