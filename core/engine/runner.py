@@ -337,8 +337,11 @@ class TaskRun:
     def _jvm_launcher(self) -> Path | None:
         """The launcher of the test JVM's own Landlock domain (core.engine.jvm_domain), made once per task in a folder
         of the platform's (root's, read-only for the sandbox: not the runner's folder, whose entries the runner could
-        rename), or None when the kernel has no Landlock (a documented limit) or the sandbox has no users."""
-        if not jvm_domain.available() or not self.sb.owner(Role.RUNNER):
+        rename), or None when the kernel has no Landlock (a documented limit), the sandbox has no users, or it is not
+        the local backend's (a docker image has neither the host's python3 nor its JDK at the host's paths; docker's
+        default seccomp profile refuses pidfd_getfd and process_vm_* without CAP_SYS_PTRACE, docs/scoring.md)."""
+        if getattr(self.backend, "name", "") != "local" or not jvm_domain.available() or \
+                not self.sb.owner(Role.RUNNER):
             return None
         folder = self.work.root / "jvm"
         launcher = folder / "bin" / "java"
