@@ -399,7 +399,7 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     @) to join `team`; the invitee is told by e-mail when the account has an address. Raises PermissionError when
     `by` is not a member, TeamError when no such account exists, it is a member already, has a pending invitation
     to the team (also one made at the same moment: `_already_invited`), or the team has TEAM_MAX_MEMBERS members
-    (pending invitations included; counted under the team's lock, `_team_lock`, so two invitations to the last
+    (pending invitations included; counted under the team's lock, `team_lock`, so two invitations to the last
     place at once cannot both be made: the sixth break-it pass of issue 13)."""
     _member_check(team, by)
     who = (who or "").strip()
@@ -418,7 +418,7 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     if pending.filter(invitee=invitee).exists():
         raise _already_invited(team, invitee)
     with transaction.atomic():
-        _team_lock(team)  # two invitations to the last place at once: the later one counts the earlier one
+        team_lock(team.pk)  # two invitations to the last place at once: the later one counts the earlier one
         if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
             raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations "
                             "included.")
@@ -433,11 +433,13 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     return invitation
 
 
-def _team_lock(team: Team) -> None:
-    """Hold `team`'s row until the current transaction ends: its members and pending invitations are counted against
-    TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`; `team_leave` keeps one). PostgreSQL: SELECT ...
-    FOR UPDATE; SQLite's IMMEDIATE transactions are serial already. Call it inside transaction.atomic()."""
-    Team.objects.select_for_update().filter(pk=team.pk).values_list("pk").first()
+def team_lock(team_id: int) -> None:
+    """Hold the row of the team `team_id` until the current transaction ends: its members and pending invitations are
+    counted against TEAM_MAX_MEMBERS under it (`team_invite`, `invitation_answer`; `team_leave` keeps one), and its
+    daily quota and the deletion of its systems (submissions.services.quota_check, submissions.systems.system_delete).
+    PostgreSQL: SELECT ... FOR UPDATE; SQLite's IMMEDIATE transactions are serial already. Call it inside
+    transaction.atomic()."""
+    Team.objects.select_for_update().filter(pk=team_id).values_list("pk").first()
 
 
 def _already_invited(team: Team, invitee: User) -> TeamError:
@@ -449,7 +451,7 @@ def _already_invited(team: Team, invitee: User) -> TeamError:
 def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:
     """The invitee accepts (joins the team) or declines a pending invitation; a member of the team may revoke it
     (accept=False). Raises PermissionError for anyone else, TeamError when it is no longer pending or, on accepting,
-    when the team has TEAM_MAX_MEMBERS members already (counted under the team's lock, `_team_lock`: two invitees
+    when the team has TEAM_MAX_MEMBERS members already (counted under the team's lock, `team_lock`: two invitees
     accepting at once cannot both pass the limit; the refused invitation stays pending)."""
     is_invitee = invitation.invitee_id == user.pk
     if not is_invitee and not (not accept and user_in_team(user=user, team=invitation.team)):
@@ -457,7 +459,7 @@ def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -
     status = (TeamInvitation.Status.ACCEPTED if accept else
               TeamInvitation.Status.DECLINED if is_invitee else TeamInvitation.Status.REVOKED)
     with transaction.atomic():
-        _team_lock(invitation.team)  # accepting grows the team: counted under its lock
+        team_lock(invitation.team_id)  # accepting grows the team: counted under its lock
         if not TeamInvitation.objects.filter(pk=invitation.pk, status=TeamInvitation.Status.PENDING).update(
                 status=status, answered_at=timezone.now()):
             invitation.refresh_from_db()
@@ -475,10 +477,10 @@ def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -
 def team_leave(*, team: Team, user: User) -> None:
     """The user leaves the team (its systems and submissions stay the team's). Raises PermissionError for a
     non-member and TeamError for the last member (a team keeps at least one; counted under the team's lock,
-    `_team_lock`: the two members of a team leaving at once both left it, the eighth break-it pass of issue 13)."""
+    `team_lock`: the two members of a team leaving at once both left it, the eighth break-it pass of issue 13)."""
     _member_check(team, user)
     with transaction.atomic():
-        _team_lock(team)
+        team_lock(team.pk)
         if not team.members.filter(pk=user.pk).exists():
             raise TeamError(f"You left {team.name} already.")
         if team.members.count() <= 1:

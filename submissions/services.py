@@ -16,9 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
-from catalog.models import Split, System, Team
+from catalog.models import Split, System
 from catalog.names import text_problem
 from catalog.selectors import user_in_team
+from catalog.services import team_lock
 from catalog.signals import board_changed
 
 from .models import Submission
@@ -179,7 +180,7 @@ def quota_check(*, system: System, hold: bool = False) -> None:
     SubmissionError (the insert would have failed its foreign key: a 500, the eighth break-it pass of issue 13).
     """
     if hold:
-        list(Team.objects.select_for_update().filter(pk=system.team_id).values_list("pk", flat=True))
+        team_lock(system.team_id)
         if not System.objects.filter(pk=system.pk).exists():  # deleted under the same lock (system_delete)
             raise SubmissionError(f"The system {system.name} was deleted while the submission was being made: "
                                   "nothing was queued. Choose another system, or create it again.")

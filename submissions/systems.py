@@ -16,9 +16,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from catalog.models import System, Team
+from catalog.models import System
 from catalog.selectors import user_in_team
-from catalog.services import system_save, system_type_problem
+from catalog.services import system_save, system_type_problem, team_lock
 
 from .models import ACTIVE_STATUSES, UNCOUNTED_STATUSES, SpentQuota, Submission
 from .quota import WINDOW
@@ -85,7 +85,7 @@ def system_delete(*, system: System, user: User) -> None:
     """
     _check_member(system, user)
     with transaction.atomic():
-        Team.objects.select_for_update().filter(pk=system.team_id).values_list("pk").first()
+        team_lock(system.team_id)
         if not System.objects.filter(pk=system.pk).exists():
             raise SubmissionStateError(f"{system.name} was deleted already.")
         if system_has_ranked_submission(system=system):

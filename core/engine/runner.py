@@ -876,8 +876,8 @@ def surefire_disagreement(console: str, junit: JUnitResult, *, classes: frozense
     watcher spared the sentinel class's file and stripped every failure from the hidden class's, 15/15 for a
     service with no route), and can add lines to the console by printing from the tests, but cannot take Maven's own
     lines back (as long as it cannot reach into Maven's process: red team round 16 wrote into Maven's own stdout
-    through pidfd_getfd, which the local sandbox's seccomp filter now refuses). So any summary line of a class, and the run's last summary, may not report more cases that did not
-    pass than the reports hold. Classes whose lines were dropped from a capped console are not compared. The reason
+    through pidfd_getfd, which the local sandbox's seccomp filter now refuses). So any summary line of a class, and
+    the run's last summary, may not report more cases that did not pass than the reports hold. Classes whose lines were dropped from a capped console are not compared. The reason
     names a class only when it is one of `classes` (the hidden suite's and the sentinel's: `_class_shown`)."""
     failing = Counter(c.classname for c in junit.cases if c.status is not Status.PASSED)
     for match in _SUREFIRE_CLASS.finditer(console):
