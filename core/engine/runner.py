@@ -7,6 +7,7 @@ submission are results.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import shutil
@@ -22,7 +23,7 @@ from core.grading.endpoints import Endpoint
 from core.grading.static_routes import static_routes_check
 from core.grading.junit import MAX_REPORT_FILES, ForgedReport, JUnitError, JUnitResult, Status, parse_junit
 from core.grading.probe import lookalike_vocabulary, probe_endpoints
-from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, TaskSandbox
+from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
 
 from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
@@ -32,7 +33,7 @@ from .spec import EndpointEvidence, Phase, TaskEvaluation, TaskSpec, TestCaseRes
 from .toolchain import Toolchain
 from .uv_cache import create_venv, preinstall_wheels
 from . import jvm_domain, maven_repo, maven_verify, team_view, test_pom, untrusted_tree, workspace
-from .whitebox import runner_plugins, submission_modules
+from .whitebox import app_side_suite, conftest_fixtures, install_bridge, runner_plugins, submission_modules
 
 POLL_SECONDS = 0.25
 #: Endpoint probe limits in seconds: per request, and for the whole probe (the static check decides the rest).
@@ -103,6 +104,16 @@ class _Work:
     @property
     def runner(self) -> Path:
         return self.root / "runner"
+
+    @property
+    def bridge(self) -> Path:
+        """The folder of a white-box run's socket between its verdict and application sides (the runner's own)."""
+        return self.root / "bridge"
+
+    @property
+    def app_side(self) -> Path:
+        """A white-box run's application side: the bridge's modules and the suite's copy without its tests."""
+        return self.root / "app-side"
 
     @property
     def test_m2(self) -> Path:
@@ -610,25 +621,64 @@ class TaskRun:
         env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin",
                "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
         mounts = [Mount(self.work.runner, True), Mount(env_dir)]
-        paths: tuple[str, ...] = ()
-        if submission_modules(suite / target, self.work.repo, runner_env=env_dir):
-            site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
-            paths = tuple(str(p) for p in (self.work.repo, site) if p)
-            mounts += [Mount(self.work.repo), Mount(self.work.env)]
         platform = self.work.runner / "platform"
         platform.mkdir()
         env["PYTHONPATH"] = str(platform)
+        plugins = [arg for name in runner_plugins(env_dir) for arg in ("-p", name)]
+        white_box = submission_modules(suite / target, self.work.repo, runner_env=env_dir)
+        bridge: list[str] = []
+        if white_box:  # the verdicts in a process of their own, the submission's code in another (bridge/)
+            bridge = ["--noconftest", "-p", "rg_bridge.verdict_side"]
+            env["RG_BRIDGE_PLAN"] = str(self._bridge_plan(platform, suite / target, white_box))
+            mounts.append(Mount(self.work.bridge, True))
         self.outcome_record = reports / "outcomes.txt"
-        plugin = self.sentinels.pytest_plugin(platform, record=self.outcome_record, paths=paths)
+        plugin = self.sentinels.pytest_plugin(platform, record=self.outcome_record)
         self._read_only_for_runner(self.work.runner, writable=reports)
         report = reports / "junit.xml"
-        plugins = [arg for name in runner_plugins(env_dir) for arg in ("-p", name)]
         argv = [str(env_dir / "bin" / "python"), "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
-                f"--junitxml={report}", "-o", "junit_family=xunit1", f"--rootdir={suite}", *plugins, "-p", plugin,
-                f"--timeout={self.spec.limits.test_case:.0f}", *self.spec.pytest_args]
-        result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
-                        mounts=mounts)
+                f"--junitxml={report}", "-o", "junit_family=xunit1", f"--rootdir={suite}", *plugins, *bridge,
+                "-p", plugin, f"--timeout={self.spec.limits.test_case:.0f}", *self.spec.pytest_args]
+        app_side = self._start_app_side(sb, env_dir, target, plugins) if white_box else None
+        try:
+            result = sb.run(argv, role=Role.RUNNER, cwd=suite, env=env, timeout=self.spec.limits.test_suite,
+                            mounts=mounts)
+        finally:
+            if app_side is not None:
+                app_side.kill()
         return result, [report] if report.is_file() else []
+
+    def _bridge_plan(self, platform: Path, tests: Path, modules: set[str]) -> Path:
+        """The verdict side's plan (bridge/verdict_side.py): where it listens, the submission's modules the suite
+        imports, the fixtures the suite's conftest files define; and its folder for the socket, the runner's own
+        (the application side, another user, may connect to the socket and do nothing else there)."""
+        install_bridge(platform, "verdict")
+        self.work.bridge.mkdir(mode=0o711)
+        self._give(self.work.bridge, Role.RUNNER, 0o711)
+        plan = platform / "bridge-plan.json"
+        plan.write_text(json.dumps({"socket": str(self.work.bridge / "socket"), "modules": sorted(modules),
+                                    "fixtures": conftest_fixtures(tests)}))
+        return plan
+
+    def _start_app_side(self, sb: TaskSandbox, env_dir: Path, target: str, plugins: list[str]) -> ServiceHandle:
+        """Start the application side of a white-box run (bridge/app_side.py) as the service user: the suite's
+        copy without its test modules, the submission's folders after the runner's packages."""
+        folder = self.work.app_side
+        folder.mkdir()
+        install_bridge(folder, "app")
+        stub = app_side_suite(self.spec.hidden_dir, folder / "suite", target)
+        site = next((self.work.env / "venv" / "lib").glob("python*/site-packages"), None)
+        paths = os.pathsep.join(str(p) for p in (self.work.repo, site) if p)
+        script = folder / "app-side.sh"
+        script.write_text('exec "$RG_PYTHON" -m rg_bridge.app_side "$@"\n')
+        self._give(folder, Role.SERVICE)
+        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin", "PYTHONPATH": str(folder),
+               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "RG_SUBMISSION_PATHS": paths,
+               "RG_PYTHON": str(env_dir / "bin" / "python")}
+        argv = [str(script), str(self.work.bridge / "socket"), str(stub), "-q", "-p", "no:cacheprovider",
+                f"--rootdir={folder / 'suite'}", *plugins]
+        mounts = [Mount(folder, True), Mount(self.work.bridge), Mount(env_dir), Mount(self.work.repo),
+                  Mount(self.work.env)]
+        return sb.start_service(argv, cwd=folder / "suite", env=env, mounts=mounts)
 
     def _read_only_for_runner(self, folder: Path, *, writable: Path | None = None) -> None:
         """Give the platform's `folder` to root with the runner's group, readable and not writable by the runner

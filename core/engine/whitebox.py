@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import shutil
 import sys
 from pathlib import Path
 
@@ -62,3 +63,61 @@ def runner_plugins(env_dir: Path) -> list[str]:
     sites = [str(site) for site in env_dir.glob("lib/python*/site-packages")]
     return sorted({ep.name for dist in distributions(path=sites) for ep in dist.entry_points
                    if ep.group == "pytest11"})
+
+
+def conftest_fixtures(suite: Path) -> list[str]:
+    """The fixture names the conftest.py files under `suite` define (functions decorated with `pytest.fixture`,
+    `fixture` or `pytest_asyncio.fixture`, called or not; a `name=` argument wins), sorted. Read from the syntax
+    tree, never imported: the platform runs no code of the suite's."""
+    names: set[str] = set()
+    for path in suite.rglob("conftest.py"):
+        try:
+            tree = ast.parse(path.read_text(errors="replace"))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for decorator in node.decorator_list:
+                    name = _fixture_name(decorator, node.name)
+                    if name:
+                        names.add(name)
+    return sorted(names)
+
+
+def _fixture_name(decorator: ast.expr, default: str) -> str | None:
+    call = decorator if isinstance(decorator, ast.Call) else None
+    target = call.func if call else decorator
+    label = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    if label != "fixture":
+        return None
+    for keyword in call.keywords if call else ():
+        if keyword.arg == "name" and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
+            return keyword.value.value
+    return default
+
+
+#: The bridge's modules each side gets (core/engine/bridge): both need the wire format.
+BRIDGE_FILES = {"verdict": ("__init__.py", "wire.py", "verdict_side.py"),
+                "app": ("__init__.py", "wire.py", "app_side.py")}
+#: pytest's default test module patterns: files the application side's copy of the suite leaves out.
+TEST_MODULE_PATTERNS = ("test_*.py", "*_test.py")
+
+
+def install_bridge(folder: Path, side: str) -> Path:
+    """Copy the bridge's modules for `side` ("verdict" or "app") into `folder`/rg_bridge; return that folder."""
+    source = Path(__file__).with_name("bridge")
+    package = folder / "rg_bridge"
+    package.mkdir(parents=True, exist_ok=True)
+    for name in BRIDGE_FILES[side]:
+        (package / name).write_bytes((source / name).read_bytes())
+    return package
+
+
+def app_side_suite(suite: Path, dest: Path, target: str) -> Path:
+    """Copy the suite `suite` to `dest` without its test modules (TEST_MODULE_PATTERNS) and put the platform's stub
+    test beside its conftest (in `target`, the folder pytest runs); return the stub's path. The application side
+    sees the suite's fixtures and helpers, never the tests that judge it."""
+    shutil.copytree(suite, dest, ignore=shutil.ignore_patterns(*TEST_MODULE_PATTERNS, "reference", "__pycache__"))
+    stub = dest / target / "rg_bridge_stub.py"
+    stub.write_bytes(Path(__file__).with_name("bridge").joinpath("stub.py").read_bytes())
+    return stub

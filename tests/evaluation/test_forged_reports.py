@@ -237,11 +237,13 @@ def test_an_honest_white_box_submission_is_scored_as_the_tests_ran(tmp_path, bac
     ids=["local-rewrite-in-place", "docker-rewrite-in-place", "rewrite-fresh", "flip-known-names",
          "skip-known-bodies", "patch-report-init", "flip-late", "patch-client", "disarm-plugin", "blank-test-bodies"],
     indirect=["backend"])
-def test_a_white_box_submission_rewriting_the_report_at_exit_is_tampered(tmp_path, backend, attack):
+def test_a_white_box_submission_forging_its_run_from_inside_is_scored_as_the_tests_ran(tmp_path, backend, attack):
+    """The hidden tests and pytest run in a process of their own where none of the submission's code runs (the
+    bridge, core/engine/bridge): what the application patches, rewrites or registers in its own process changes no
+    verdict, so each attack gets the honest 1 of 3."""
     result = _white_box(tmp_path, backend, attack=attack)
 
-    assert (result.outcome, result.tests_passed, result.tests_total) == ("tampered", 0, 3), result.detail
-    assert result.dsr == 1 and "sentinel" in result.detail
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 1, 3), result.detail
 
 
 #: Red team round 15's white-box forgeries, each its own version. A pytest plugin registered by an entry point of a
@@ -300,18 +302,62 @@ atexit.register(_spare)
 """
 
 
-@pytest.mark.parametrize(("attack", "extra", "outcome", "passed"), [
-    ("", ENTRY_POINT_PLUGIN, "tests_failed", 1), ("", OPTIONAL_IMPORT_SHADOW, "tests_failed", 1),
-    (PATCH_WRITER_OBJECT, None, "tampered", 0), (SPARE_THE_SENTINELS, None, "tampered", 0)],
-    ids=["entry-point-plugin", "optional-import-shadow", "patch-writer-object", "spare-the-sentinels"])
+#: Red team round 16/17: a trace function that sets every local pytest's rewritten asserts keep (`@py_assert...`)
+#: true as each line runs, in every thread.
+TRACE_ASSERTS_TRUE = """
+import threading
+
+def _trace(frame, event, arg):
+    if event == "line":
+        for name in [n for n in frame.f_locals if n.startswith("@py_assert")]:
+            frame.f_locals[name] = True
+    return _trace
+
+sys.settrace(_trace)
+threading.settrace(_trace)
+"""
+#: Round 17: builtins every check would call replaced by liars (`any` always false, `isinstance` always true).
+LYING_BUILTINS = """
+import builtins
+builtins.any = lambda iterable: False
+builtins.all = lambda iterable: True
+"""
+#: Round 17: pytest's assertion rewriter patched so every assert of a test module compiled later becomes `pass`.
+REWRITER_PATCH = """
+try:
+    import ast as _ast
+    from _pytest.assertion.rewrite import AssertionRewriter
+    AssertionRewriter.visit_Assert = lambda self, node: [_ast.Pass()]
+except ImportError:
+    pass
+"""
+#: Rounds 10, 16 and 17: the answers themselves equal to anything (an int subclass and a class whose == is true).
+EQUAL_TO_ANYTHING = """
+class _Any(int):
+    def __eq__(self, other):
+        return True
+    __hash__ = int.__hash__
+
+_real_sub = sub
+def sub(a, b):
+    return _Any(_real_sub(a, b))
+"""
+
+
+@pytest.mark.parametrize(("attack", "extra"), [
+    ("", ENTRY_POINT_PLUGIN), ("", OPTIONAL_IMPORT_SHADOW), (PATCH_WRITER_OBJECT, None), (SPARE_THE_SENTINELS, None),
+    (TRACE_ASSERTS_TRUE, None), (LYING_BUILTINS, None), (REWRITER_PATCH, None), (EQUAL_TO_ANYTHING, None)],
+    ids=["entry-point-plugin", "optional-import-shadow", "patch-writer-object", "spare-the-sentinels",
+         "trace-asserts-true", "lying-builtins", "rewriter-patch", "equal-to-anything"])
 @LOCAL_ONLY
-def test_round_15_white_box_forgeries_are_scored_as_the_tests_ran_or_tampered(tmp_path, backend, attack, extra,
-                                                                              outcome, passed):
-    """No entry point of the submission is loaded and nothing of it runs before the sentinel plugin's baselines (the
-    honest 1 of 3); a report with more passes than pytest's own recorded outcomes is tampered."""
+def test_round_15_to_17_white_box_forgeries_are_scored_as_the_tests_ran(tmp_path, backend, attack, extra):
+    """Red team rounds 15 to 17 forged white-box runs from inside the test process: a plugin, pytest's report class,
+    the JUnit writer, an exit hook, a trace function setting pytest's assert results true, lying builtins, a patched
+    assertion rewriter, values equal to anything. The tests now run where none of that code runs: the honest 1 of 3.
+    """
     result = _white_box(tmp_path, backend, attack=attack, extra=extra)
 
-    assert (result.outcome, result.tests_passed, result.tests_total) == (outcome, passed, 3), result.detail
+    assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 1, 3), result.detail
 
 
 @pytest.mark.parametrize("backend", ["local", pytest.param("docker", marks=pytest.mark.docker)], indirect=True)
