@@ -644,7 +644,7 @@ class TaskRun:
                             mounts=mounts)
         finally:
             if app_side is not None:
-                app_side.kill()
+                app_side.stop()
         return result, [report] if report.is_file() else []
 
     def _bridge_plan(self, platform: Path, tests: Path, modules: set[str]) -> Path:
