@@ -117,7 +117,8 @@ def serve_test(request) -> None:
         values = {name: request.getfixturevalue(name) for name in _STATE["fixtures"]}
     except BaseException as exc:  # noqa: BLE001 - a fixture that fails is the test's error on the verdict side
         _STATE["answered"] = True
-        wire.send(sock, _failure(exc))
+        skipped = isinstance(exc, pytest.skip.Exception)
+        wire.send(sock, {"skip": str(exc)[-4000:]} if skipped else _failure(exc))
         return
     _STATE["answered"] = True
     wire.send(sock, _answer(values))
