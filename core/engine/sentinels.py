@@ -16,8 +16,10 @@ plugin has taken its baselines. The plugin also records each test phase's outcom
 sentinel is missing or has another verdict was forged (an exit hook rewriting the JUnit file, a planted JUnit
 extension skipping test bodies, a hook flipping the known test names): the task ends `tampered`, scores 0 and is
 flagged. A skip is the negative sentinel because it counts toward no `--maxfail`/`-x` budget; a run cut short before
-its end may lack the last one. The sentinel cases are removed before P and N are counted. Limit: code running in the test process can still forge what these checks do not look at
-(docs/scoring.md "The test phase").
+its end may lack the last one. The sentinel cases are removed before P and N are counted. Limit: code running in the test process
+(an in-process Java suite's application) can still forge what these checks do not look at (docs/scoring.md "The test
+phase"); white-box Python suites run split in two (core/engine/bridge), so no code of the submission runs where pytest
+decides.
 """
 from __future__ import annotations
 
