@@ -38,6 +38,11 @@ def broken():
 @pytest.fixture
 def skipping():
     pytest.skip("needs a GPU")
+
+@pytest.fixture
+def bad_teardown(store):
+    yield store
+    raise RuntimeError("shutdown failed")
 """
 SHOP = """
 import enum
@@ -134,7 +139,7 @@ def test_an_honest_suite_gets_its_verdicts_with_the_conftests_fixtures(tmp_path)
                         "test_missing_item_raises_the_builtin_error": Status.PASSED}
 
 
-def test_a_failing_or_skipping_fixture_is_the_tests_error_or_skip(tmp_path):
+def test_a_fixture_failing_at_set_up_or_teardown_or_skipping_is_the_tests_error_or_skip(tmp_path):
     statuses = _run(tmp_path, """
         def test_broken(broken):
             pass
@@ -142,18 +147,24 @@ def test_a_failing_or_skipping_fixture_is_the_tests_error_or_skip(tmp_path):
         def test_skipping(skipping):
             pass
 
+        def test_bad_teardown(bad_teardown):
+            assert bad_teardown.count("apple") == 3
+
         def test_after_them(store):
             assert store.count("apple") == 3
     """)
 
+    # a teardown that fails on the application side is the test's error, as in one pytest process (red team round 18)
     assert statuses == {"test_broken": Status.ERROR, "test_skipping": Status.SKIPPED,
-                        "test_after_them": Status.PASSED}
+                        "test_bad_teardown": Status.ERROR, "test_after_them": Status.PASSED}
 
 
 #: An application whose every answer lies: values equal to anything, truthy and containing everything, and code that
 #: rewrites pytest's machinery and traces assertions in its own process.
 LIAR = """
 import sys
+
+CLOSED = []
 
 class Any(int):
     def __eq__(self, other):

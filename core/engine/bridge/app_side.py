@@ -26,7 +26,7 @@ MAX_ITEMS = 100_000
 #: How long the application side waits for the verdict side's socket to appear, in seconds.
 CONNECT_SECONDS = 120.0
 
-_STATE: dict = {"sock": None, "fixtures": [], "answered": True}
+_STATE: dict = {"sock": None, "fixtures": [], "answered": True, "served": False, "teardown": []}
 _HANDLES: dict[int, object] = {}
 _IDS: dict[int, int] = {}
 
@@ -125,12 +125,16 @@ def serve_test(request) -> None:
     while True:
         message = wire.recv(sock)
         if isinstance(message, dict) and message.get("op") == "end":
+            _STATE["served"] = True
             return
         wire.send(sock, _carry_out(message))
 
 
 def pytest_runtest_logreport(report) -> None:
-    """A set-up that skipped or failed before the stub's body ran: the verdict side still gets its answer."""
+    """A set-up that skipped or failed before the stub's body ran: the verdict side still gets its answer. A
+    teardown that failed is kept for the answer to "end" (red team round 18: a fixture's teardown error was lost)."""
+    if report.when == "teardown" and report.failed:
+        _STATE["teardown"].append(str(report.longrepr)[-4000:])
     if report.when != "setup" or report.passed or _STATE["answered"]:
         return
     _STATE["answered"] = True
@@ -161,7 +165,11 @@ def pytest_runtestloop(session) -> bool:
                                        "collected on the application side"}})
             continue
         _STATE["fixtures"], _STATE["answered"] = [str(name) for name in message.get("fixtures", [])], False
+        _STATE["served"], _STATE["teardown"] = False, []
         stub.ihook.pytest_runtest_protocol(item=stub, nextitem=following)
+        if _STATE["served"]:  # the answer to "end", once the test's fixtures are torn down
+            failed = _STATE["teardown"]
+            wire.send(sock, {"error": {"type": "FixtureError", "message": failed[-1]}} if failed else {"ok": None})
 
 
 def _connect(path: str) -> socket.socket:
