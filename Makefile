@@ -16,18 +16,16 @@ test: setup
 	.venv/bin/python -m pytest -m "not slow and not docker" -q
 
 # The slow suites (real worker end to end, browser, Docker backend, real Maven and pytest runs) once, on PostgreSQL +
-# Redis (the production configuration; scripts/services.sh installs and starts both), then the fast suites that touch
-# the database again on PostgreSQL (the fast suite already ran on SQLite + the embedded transport: `make test`). CI
-# runs `make test test-slow`. REQUIRE_SANDBOX=1: a sandbox test fails, never skips, on a machine without bubblewrap
+# Redis (the production configuration; scripts/services.sh installs and starts both), and alongside them
+# (scripts/test-slow.sh) the fast suites that touch the database again on PostgreSQL (the fast suite already ran on
+# SQLite + the embedded transport: `make test`). CI runs `make test test-slow`. REQUIRE_SANDBOX=1: a sandbox test fails, never skips, on a machine without bubblewrap
 # (tests/evaluation/test_sandbox_local.py).
 test-slow:
 	WITH_BROWSER=1 scripts/bootstrap.sh
 	WITH_DOCKER=1 scripts/bootstrap.sh
 	scripts/services.sh
-	REQUIRE_SANDBOX=1 $(ON_POSTGRES) .venv/bin/python -m pytest -q -m "slow or docker"
-	$(ON_POSTGRES) .venv/bin/python -m pytest -q -m "not slow and not docker" $(NO_DATABASE)
+	scripts/test-slow.sh $(NO_DATABASE)
 
-ON_POSTGRES = DATABASE_URL=postgres://leaderboard:leaderboard@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/0
 # Fast suites that never open the database: run once, in `make test`.
 NO_DATABASE = --ignore=tests/grading --ignore=tests/hostile --ignore=tests/evaluation/test_engine_archive.py \
 	--ignore=tests/evaluation/test_engine_layout.py --ignore=tests/evaluation/test_test_run_integrity.py \
