@@ -39,6 +39,18 @@ class AuthRateThrottle(ScopedRateThrottle):
         return caches[settings.THROTTLE_CACHE_ALIAS]
 
 
+def _storable(text: str) -> bool:
+    """Whether `text` can be stored or looked up in the database: no NUL character and valid UTF-8 (no lone
+    surrogate, which JSON's `\\ud800` escapes can carry)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class TokenApi(ObtainAuthToken):
     """DRF's token view with a throttle of its own (scope `auth`)."""
 
@@ -62,8 +74,8 @@ class TokenApi(ObtainAuthToken):
             return super().post(request, *args, **kwargs)
         except ValidationError:
             username = request.data.get("username")
-            if isinstance(username, str) and "\x00" in username:  # no account has it; PostgreSQL cannot hold it
-                raise
+            if isinstance(username, str) and not _storable(username):  # no account has it; the database cannot
+                raise  # hold it (a NUL; a lone surrogate gave a 500 in the ninth break-it pass of issue 13)
             if not AxesProxyHandler.is_allowed(request, {"username": username}):
                 raise Throttled(detail="Too many wrong passwords for this account or address: sign-in is paused "
                                        "for a while; reset the password from the log-in page if you forgot it.")

@@ -143,6 +143,14 @@ def test_a_nul_character_in_a_form_or_token_request_is_a_400(owner, client):
     assert client.get("/tasks/?split=x%2500y").status_code != 400  # "%00" typed as text is no NUL
 
 
+def test_a_lone_surrogate_in_a_token_request_is_a_400(owner, client):
+    """JSON's escape for half a character reached the lockout's database query: a 500 on PostgreSQL and SQLite alike
+    (the ninth break-it pass of issue 13)."""
+    resp = client.post("/api/v1/auth/token/", '{"username": "a\\ud800b", "password": "x"}',
+                       content_type="application/json")
+    assert resp.status_code == 400, resp.content
+
+
 def test_a_huge_description_is_refused_with_the_limit(owner, client):
     _, token = owner
     resp = client.post("/api/v1/systems/", {"name": "Verbose Agent", "description": "x" * 1_000_000},
