@@ -168,3 +168,20 @@ def test_the_api_root_lists_its_entry_points_as_json(client, demo_split):
     assert links["schema"] == "http://testserver/api/v1/schema/" and links["docs"] == "http://testserver/api/docs/"
     for url in links.values():  # each one there (a 400 says which parameters a view needs)
         assert client.get(url.removeprefix("http://testserver")).status_code in (200, 400, 401, 403, 405), url
+
+
+def test_a_password_change_revokes_the_api_token(owner, client):
+    """A token taken with the old password stopped working only when the account was deleted (the ninth break-it pass
+    of issue 13): the change page revokes it, and the new password gets a new one."""
+    user, token = owner
+    api = {"HTTP_AUTHORIZATION": f"Token {token}"}
+    assert client.get("/api/v1/teams/", **api).status_code == 200
+    resp = client.post("/accounts/password_change/", {"old_password": "pw-owner-Secure-123",
+                                                      "new_password1": "An0ther-Long-Passphrase",
+                                                      "new_password2": "An0ther-Long-Passphrase"})
+    assert resp.status_code == 302, resp.content[:500]
+
+    from rest_framework.test import APIClient
+    assert APIClient().get("/api/v1/teams/", **api).status_code == 401
+    fresh = APIClient().post("/api/v1/auth/token/", {"username": "owner", "password": "An0ther-Long-Passphrase"})
+    assert fresh.status_code == 200 and fresh.json()["token"] != token
