@@ -284,15 +284,17 @@ class System(models.Model):
         return self.name
 
     #: The other texts a system shows on the board, as messages name them: no invisible or control character
-    #: (catalog.names.text_problem; the description may hold line breaks and tabs).
+    #: (catalog.names.text_problem; the description may hold line breaks and tabs). The two URLs are shown as link
+    #: text and in the open-source badge's title (the ninth break-it pass of issue 13: a right-to-left override and
+    #: a BEL were stored in them).
     SHOWN_TEXTS = {"agent_framework": "The agent framework", "base_model": "The base model",
-                   "description": "The description"}
+                   "description": "The description", "url": "The URL", "source_url": "The source code URL"}
 
     def clean(self) -> None:
         """Refuse names the board could not tell apart (catalog.names): invisible or control characters, only
         digits, or a name that looks like another system's; a new name holding "/" (the API addresses a system by
         name: catalog.names.system_name_problem), or a new name that is reserved (`reserved_name_problem`, unless
-        the team is one of PLATFORM_TEAMS); an agent framework, base model or description holding an
+        the team is one of PLATFORM_TEAMS); an agent framework, base model, description, URL or source code URL holding an
         invisible or control character (a bidi override would reorder the board's text), and a description over
         DESCRIPTION_MAX_LENGTH characters. A text stored before these rules and not changed is kept as it is.
         Raises ValidationError({field: message}) naming every refused field."""

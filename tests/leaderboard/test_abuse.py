@@ -185,3 +185,14 @@ def test_a_password_change_revokes_the_api_token(owner, client):
     assert APIClient().get("/api/v1/teams/", **api).status_code == 401
     fresh = APIClient().post("/api/v1/auth/token/", {"username": "owner", "password": "An0ther-Long-Passphrase"})
     assert fresh.status_code == 200 and fresh.json()["token"] != token
+
+
+@pytest.mark.parametrize("field", ["url", "source_url"])
+@pytest.mark.parametrize("char", ["\u202e", "\u200b", "\x07"], ids=["rlo", "zwsp", "bel"])
+def test_a_url_with_an_invisible_or_control_character_is_refused(owner, client, field, char):
+    """Both URLs are shown on the system's page and the board (the ninth break-it pass of issue 13 stored a
+    right-to-left override, a zero-width space and a BEL in them)."""
+    _, token = owner
+    resp = client.post("/api/v1/systems/", {"name": "Linked Agent", field: f"https://evil.example/#{char}moc.buhtig"},
+                       HTTP_AUTHORIZATION=f"Token {token}")
+    assert resp.status_code == 400 and field in resp.json(), resp.content
