@@ -115,19 +115,19 @@ def team_for_user(*, user: User) -> Team:
     (the sign-up page tells the user the name: `personal_team_renamed`).
 
     One personal team per user, also for two first requests at the same moment: the creation holds the user's row
-    (`_user_lock`) and looks for a team again, so the later request finds the earlier one's team (the sixth
+    (`user_lock`) and looks for a team again, so the later request finds the earlier one's team (the sixth
     break-it pass of issue 13: both made one). Raises TeamError in the unlikely case that every name tried was
     taken by a concurrent write (`_personal_team_create`)."""
     team = user.teams.order_by("pk").first()
     if team is not None:
         return team
     with transaction.atomic():
-        _user_lock(user)
+        user_lock(user)
         team = user.teams.order_by("pk").first()
         return team if team is not None else _personal_team_create(user)
 
 
-def _user_lock(user: User) -> None:
+def user_lock(user: User) -> None:
     """Hold `user`'s row until the current transaction ends (SELECT ... FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE
     transactions are serial already). Call it inside transaction.atomic()."""
     User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()

@@ -76,9 +76,9 @@ def generation_open(*, system: System, split: Split, user: User | AnonymousUser 
     tasks = list(split.tasks.order_by("name"))
     if not tasks:
         raise EndpointError(f"The split {split} has no task.")
-    quota_check(system=system)  # refused early; checked again under the team's lock below
+    quota_check(system=system, user=user)  # refused early; checked again under the locks below
     with transaction.atomic():
-        quota_check(system=system, hold=True)  # count and insert in one transaction, one team at a time
+        quota_check(system=system, user=user, hold=True)  # count and insert in one transaction, one team at a time
         AgentEndpoint.objects.select_for_update().get(pk=endpoint.pk)  # serialise starts per endpoint
         if Submission.objects.filter(system=system, status=Submission.Status.GENERATING).exists():
             raise EndpointError(f"The system {system.name} already has a run calling its agent; wait until it "

@@ -1,4 +1,5 @@
-"""The daily submission quota of a team (SUBMISSION_DAILY_QUOTA per rolling 24 hours).
+"""The daily submission quota of a team (SUBMISSION_DAILY_QUOTA per rolling 24 hours), and the same limit for
+each account across its teams (`account_quota_status`).
 
 Every submission of any of the team's systems counts (uploads and endpoint runs alike, whichever member made it),
 except failed and cancelled ones (submissions.models.UNCOUNTED_STATUSES): a cancel refunds its slot. A slot comes
@@ -54,12 +55,26 @@ class QuotaStatus:
 def quota_status(*, team: Team, now: datetime | None = None) -> QuotaStatus:
     """The team's quota at `now` (default: now): see QuotaStatus."""
     now = now or timezone.now()
-    counted = sorted([*Submission.objects.filter(system__team=team, created_at__gte=now - WINDOW)
-                      .exclude(status__in=UNCOUNTED_STATUSES).values_list("created_at", flat=True),
-                      *SpentQuota.objects.filter(team=team, created_at__gte=now - WINDOW)
-                      .values_list("created_at", flat=True)])
+    counted = [*Submission.objects.filter(system__team=team, created_at__gte=now - WINDOW)
+               .exclude(status__in=UNCOUNTED_STATUSES).values_list("created_at", flat=True),
+               *SpentQuota.objects.filter(team=team, created_at__gte=now - WINDOW)
+               .values_list("created_at", flat=True)]
+    return _status(counted)
+
+
+def account_quota_status(*, user, now: datetime | None = None) -> QuotaStatus:
+    """The same limit for one account across all its teams at `now` (default: now): the submissions it made
+    itself in the window, counted as a team's are. Without it, leaving one's team and creating a system made a new
+    personal team with a fresh quota, again and again (the ninth break-it pass of issue 13)."""
+    now = now or timezone.now()
+    return _status(list(Submission.objects.filter(submitted_by=user, created_at__gte=now - WINDOW)
+                        .exclude(status__in=UNCOUNTED_STATUSES).values_list("created_at", flat=True)))
+
+
+def _status(counted: list[datetime]) -> QuotaStatus:
+    counted = sorted(counted)
     limit = settings.SUBMISSION_DAILY_QUOTA
-    # The slot that comes back first once the team is at its limit: the oldest of the last `limit` counted ones.
+    # The slot that comes back first once the limit is reached: the oldest of the last `limit` counted ones.
     freeing = counted[max(len(counted) - limit, 0)] if counted else None
     return QuotaStatus(limit=limit, used=len(counted), remaining=max(limit - len(counted), 0),
                        next_at=freeing + WINDOW if freeing else None)

@@ -19,11 +19,11 @@ from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, in
 from catalog.models import Split, System
 from catalog.names import text_problem
 from catalog.selectors import user_in_team
-from catalog.services import team_lock
+from catalog.services import team_lock, user_lock
 from catalog.signals import board_changed
 
 from .models import Submission
-from .quota import QuotaStatus, quota_status
+from .quota import QuotaStatus, account_quota_status, quota_status
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ def _split_hold(split: Split) -> None:
          .order_by("pk").values_list("pk", flat=True))
 
 
-def quota_check(*, system: System, hold: bool = False) -> None:
+def quota_check(*, system: System, user=None, hold: bool = False) -> None:
     """Raise QuotaExceeded when the system's team used its submissions of the last 24 hours (uploads and
     endpoint runs alike, by any member; failed and cancelled ones do not count: submissions.quota).
 
@@ -178,6 +178,8 @@ def quota_check(*, system: System, hold: bool = False) -> None:
     submission: simultaneous uploads at the limit cannot both pass. The lock is held until the transaction ends;
     under it, a system deleted at the same moment (submissions.systems.system_delete holds the same lock) raises
     SubmissionError (the insert would have failed its foreign key: a 500, the eighth break-it pass of issue 13).
+    `user` (who submits) is held to the same limit across all the account's teams (`account_quota_status`), under
+    a lock on the account's row when `hold`.
     """
     if hold:
         team_lock(system.team_id)
@@ -188,6 +190,14 @@ def quota_check(*, system: System, hold: bool = False) -> None:
     if quota.remaining <= 0:
         raise QuotaExceeded(f"Your team has used its {quota.limit} submissions of the last 24 hours (failed and "
                             f"cancelled ones do not count): {quota.sentence()}.", quota)
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    if hold:
+        user_lock(user)  # two uploads of one account to two teams at once count each other
+    mine = account_quota_status(user=user)
+    if mine.remaining <= 0:
+        raise QuotaExceeded(f"Your account has made its {mine.limit} submissions of the last 24 hours, across all "
+                            f"its teams (failed and cancelled ones do not count): {mine.sentence()}.", mine)
 
 
 #: The longest note a team may give a submission (shown on its public page and in the history chart's hover text).
@@ -232,7 +242,7 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
         raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
                            "tick \"Queue it even if tasks are missing\" and choose the archive again.")
     duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256)
-    quota_check(system=system)  # both refused early; checked again under their locks below
+    quota_check(system=system, user=user)  # both refused early; checked again under their locks below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, content_sha256=manifest.content_sha256, note=note,
@@ -242,7 +252,7 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
                             missing_reasons={name: f"the archive has no folder named {name!r}" for name in missing})
     try:
         with transaction.atomic():
-            quota_check(system=system, hold=True)  # count and insert in one transaction, one team at a time
+            quota_check(system=system, user=user, hold=True)  # count and insert in one transaction, one team at a time
             submission.archive.save(upload.name, upload, save=False)
             duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256,
                             hold=True)  # again, one upload to the split at a time: the same archive at once

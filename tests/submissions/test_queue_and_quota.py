@@ -119,3 +119,26 @@ def test_the_submit_page_and_the_api_say_how_many_are_left(team_api, client, set
     submit(), submit()
     page = client.get("/submit/").content.decode()
     assert "0 of 3 submissions left today, next one tomorrow (" in page
+
+
+def test_an_account_cannot_get_a_fresh_quota_by_moving_to_a_new_team(team_api, make_user, settings, demo_split,
+                                                                    demo_zip):
+    """Leaving one's team to a helper and creating a system made a new personal team with a fresh quota, again and
+    again (the ninth break-it pass of issue 13): an account makes at most the quota across all its teams."""
+    from catalog.services import invitation_answer, team_invite, team_leave
+    from submissions.services import QuotaExceeded
+
+    settings.SUBMISSION_DAILY_QUOTA = 2
+    _, submit, user = team_api("cycler")
+    submit(), submit()
+    helper, _ = make_user("helper")
+    old_team = team_for_user(user=user)
+    invitation_answer(invitation=team_invite(team=old_team, by=user, who="helper"), user=helper, accept=True)
+    team_leave(team=old_team, user=user)
+
+    new_team = team_for_user(user=user)
+    assert new_team != old_team
+    system = system_create(team=new_team, name="Cycler Again")
+    upload = SimpleUploadedFile("beta.zip", demo_zip("agent-beta"), content_type="application/zip")
+    with pytest.raises(QuotaExceeded, match="Your account has made its 2 submissions"):
+        submission_create(system=system, split=demo_split, upload=upload, user=user, enqueue=False)
