@@ -4,6 +4,7 @@ from __future__ import annotations
 import shutil
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -400,7 +401,8 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     `by` is not a member, TeamError when no such account exists, it is a member already, has a pending invitation
     to the team (also one made at the same moment: `_already_invited`), or the team has TEAM_MAX_MEMBERS members
     (pending invitations included; counted under the team's lock, `team_lock`, so two invitations to the last
-    place at once cannot both be made: the sixth break-it pass of issue 13)."""
+    place at once cannot both be made: the sixth break-it pass of issue 13), or an invitation would pass the daily
+    rates of invitations received or sent (`_invitation_rate_check`)."""
     _member_check(team, by)
     who = (who or "").strip()
     if "@" in who:
@@ -417,6 +419,7 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
     if pending.filter(invitee=invitee).exists():
         raise _already_invited(team, invitee)
+    _invitation_rate_check(by, invitee)
     with transaction.atomic():
         team_lock(team.pk)  # two invitations to the last place at once: the later one counts the earlier one
         if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
@@ -431,6 +434,25 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
                   "members submit for its systems and share its daily quota.\n\n"
                   f"Accept or decline on {settings.SITE_URL}/teams/\n", None, [invitee.email], fail_silently=True)
     return invitation
+
+
+#: Invitations (answered and revoked ones included) an account may receive, and send, in 24 hours: each one is an
+#: e-mail the site sends (the ninth break-it pass of issue 13 sent 20 in a row to one address by inviting and
+#: revoking).
+INVITATIONS_RECEIVED_PER_DAY = 3
+INVITATIONS_SENT_PER_DAY = 20
+
+
+def _invitation_rate_check(by: User, invitee: User) -> None:
+    """Raise TeamError when `invitee` received INVITATIONS_RECEIVED_PER_DAY invitations in the last 24 hours, or `by`
+    sent INVITATIONS_SENT_PER_DAY."""
+    since = timezone.now() - timedelta(days=1)
+    if TeamInvitation.objects.filter(invitee=invitee, created_at__gte=since).count() >= INVITATIONS_RECEIVED_PER_DAY:
+        raise TeamError(f"{invitee.username} was invited {INVITATIONS_RECEIVED_PER_DAY} times in the last 24 hours, "
+                        "each time by e-mail: invite them again tomorrow.")
+    if TeamInvitation.objects.filter(invited_by=by, created_at__gte=since).count() >= INVITATIONS_SENT_PER_DAY:
+        raise TeamError(f"You sent {INVITATIONS_SENT_PER_DAY} invitations in the last 24 hours: send more "
+                        "tomorrow.")
 
 
 def team_lock(team_id: int) -> None:

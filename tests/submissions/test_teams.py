@@ -145,3 +145,23 @@ def test_a_team_is_renamed_under_the_look_alike_rule(people):
     assert alice[1].patch(f"/api/v1/teams/{team.pk}/", {"name": "Alice Labs"}).json()["name"] == "Alice Labs"
     taken = alice[1].patch(f"/api/v1/teams/{team.pk}/", {"name": "BOB"})
     assert taken.status_code == 400 and "already exists" in taken.json()["detail"]
+
+
+def test_inviting_and_revoking_in_a_loop_sends_at_most_three_e_mails_a_day(people):
+    """Each invitation is an e-mail to the invitee: inviting and revoking in a loop sent 20 in a row, with the
+    inviting team's name as the subject (the ninth break-it pass of issue 13)."""
+    alice, bob = people["alice"], people["bob"]
+    bob[0].email = "bob@example.org"
+    bob[0].save()
+    team = team_for_user(user=alice[0])
+    answers = []
+    for _ in range(5):
+        resp = alice[1].post(f"/api/v1/teams/{team.pk}/invitations/", {"user": "bob"})
+        answers.append(resp.status_code)
+        if resp.status_code == 201:
+            alice[1].post(f"/api/v1/invitations/{resp.json()['id']}/decline/")
+        else:
+            refusal = resp.json()["detail"]
+
+    assert answers == [201, 201, 201, 400, 400] and len(mail.outbox) == 3
+    assert "invited 3 times in the last 24 hours" in refusal
