@@ -96,3 +96,20 @@ def java_task_run(tmp_path, hidden_test: str, tests_total: int):
     spec = TaskSpec(name="javalin-task-manager", language="java", port=18999, hidden_dir=hidden,
                     tests_total=tests_total)
     return TaskRun(spec=spec, repo_src=None, backend=None, work_root=tmp_path / "work", toolchain=Toolchain())
+
+
+#: Red team round 16/17: a trace function that sets every local pytest's rewritten asserts keep (`@py_assert...`)
+#: true as each line runs, in every thread.
+TRACE_ASSERTS_TRUE = """
+import sys
+import threading
+
+def _trace(frame, event, arg):
+    if event == "line":
+        for name in [n for n in frame.f_locals if n.startswith("@py_assert")]:
+            frame.f_locals[name] = True
+    return _trace
+
+sys.settrace(_trace)
+threading.settrace(_trace)
+"""

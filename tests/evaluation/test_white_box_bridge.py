@@ -16,6 +16,7 @@ import pytest
 
 from core.engine.whitebox import app_side_suite, conftest_fixtures, install_bridge
 from core.grading.junit import Status, parse_junit
+from tests.sandbox_helpers import TRACE_ASSERTS_TRUE
 
 CONFTEST = """
 import pytest
@@ -161,9 +162,7 @@ def test_a_fixture_failing_at_set_up_or_teardown_or_skipping_is_the_tests_error_
 
 #: An application whose every answer lies: values equal to anything, truthy and containing everything, and code that
 #: rewrites pytest's machinery and traces assertions in its own process.
-LIAR = """
-import sys
-
+LIAR = TRACE_ASSERTS_TRUE + """
 CLOSED = []
 
 class Any(int):
@@ -180,13 +179,6 @@ class Everything:
         return iter([1])
     def __len__(self):
         return 0
-
-def _trace(frame, event, arg):
-    if event == "line":
-        for name in [n for n in frame.f_locals if n.startswith("@py_assert")]:
-            frame.f_locals[name] = True
-    return _trace
-sys.settrace(_trace)
 
 try:
     from _pytest.reports import TestReport
