@@ -164,6 +164,8 @@ def check_url(url: str, *, allowed_networks: Iterable = (), resolver: Resolver |
     host = (parts.hostname or "").rstrip(".")
     if not host:
         raise UrlRefused("the URL has no host")
+    if port == 0:  # was taken for "no port", the scheme's default (the ninth break-it pass of issue 13)
+        raise UrlRefused("port 0 is no port: give the one the service listens on, or none for the scheme's default")
     port = port or (443 if scheme == "https" else 80)
     networks = tuple(allowed_networks)
     addresses = _resolve(host, port, resolver)

@@ -44,10 +44,11 @@ def _resolver(mapping):
     ("http://user:pw@example.org/", "user name or password"),
     ("http:///nohost", "no host"),
     ("http://exa mple.org/", "spaces"),
+    ("https://public.example:0/", "port 0 is no port"),
 ])
 def test_forbidden_urls_are_refused(url, reason):
     with pytest.raises(UrlRefused, match=reason):
-        check_url(url, resolver=_resolver({"localhost": ["127.0.0.1"]}))
+        check_url(url, resolver=_resolver({"localhost": ["127.0.0.1"], "public.example": ["93.184.216.34"]}))
 
 
 def test_names_are_judged_by_every_address_they_resolve_to():
