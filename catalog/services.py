@@ -379,13 +379,16 @@ def _team_lookalike(name: str) -> str:
 
 
 def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str] | None = None) -> str | None:
-    """Why `name` cannot be a team's name (catalog.names.name_problem, reserved_name_problem, or it looks like
+    """Why `name` cannot be a team's name (catalog.names.name_problem, reserved_name_problem, a "/", or it looks like
     another team's name or another team's system's: same skeleton), or None. `exclude`: the team being renamed
     (its own systems may share its name); `others`: the skeletons of every team and system when the caller has
     them (then the message names neither)."""
     problem = name_problem(name) or reserved_name_problem(name)
     if problem:
         return problem.replace("Give the system a name.", "Give the team a name.")
+    if "/" in name:  # a team name is the subject of invitation e-mails: no address in it (break-it pass 9, issue 13)
+        return ('A team name cannot hold "/" (a team name is not an address: it is shown on the board and in the '
+                'e-mails the site sends). Use "-", "·" or a space instead.')
     skeleton = name_skeleton(name)
     if others is not None:
         return _team_lookalike(name) if skeleton in others else None

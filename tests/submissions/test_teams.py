@@ -145,6 +145,10 @@ def test_a_team_is_renamed_under_the_look_alike_rule(people):
     assert alice[1].patch(f"/api/v1/teams/{team.pk}/", {"name": "Alice Labs"}).json()["name"] == "Alice Labs"
     taken = alice[1].patch(f"/api/v1/teams/{team.pk}/", {"name": "BOB"})
     assert taken.status_code == 400 and "already exists" in taken.json()["detail"]
+    # the team's name is the subject of its invitation e-mails (the ninth break-it pass of issue 13 put a phishing
+    # address there)
+    phishing = alice[1].patch(f"/api/v1/teams/{team.pk}/", {"name": "verify at https://evil.example/login"})
+    assert phishing.status_code == 400 and 'cannot hold "/"' in phishing.json()["detail"]
 
 
 def test_inviting_and_revoking_in_a_loop_sends_at_most_three_e_mails_a_day(people):
