@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from leaderboard.views import accounts as account_views
 from leaderboard.views import pages as views
@@ -21,7 +21,9 @@ urlpatterns = [
     path("teams/<int:pk>/invite/", team_views.team_invite_view, name="team_invite"),
     path("teams/<int:pk>/rename/", team_views.team_rename_view, name="team_rename"),
     path("teams/<int:pk>/leave/", team_views.team_leave_view, name="team_leave"),
-    path("invitations/<int:pk>/<str:answer>/", team_views.invitation_answer_view, name="invitation_answer"),
+    # only the two answers: any other word read as "decline" (the ninth break-it pass of issue 13)
+    re_path(r"^invitations/(?P<pk>[0-9]+)/(?P<answer>accept|decline)/$", team_views.invitation_answer_view,
+            name="invitation_answer"),
     path("teams/<int:pk>/webhook/", team_views.webhook_save, name="team_webhook"),
     path("teams/<int:pk>/webhook/delete/", team_views.webhook_delete, name="team_webhook_delete"),
     path("account/", account_views.account, name="account"),

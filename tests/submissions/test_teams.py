@@ -169,3 +169,14 @@ def test_inviting_and_revoking_in_a_loop_sends_at_most_three_e_mails_a_day(peopl
 
     assert answers == [201, 201, 201, 400, 400] and len(mail.outbox) == 3
     assert "invited 3 times in the last 24 hours" in refusal
+
+
+def test_an_invitation_takes_only_accept_or_decline(people, client):
+    """Any other word in the answer's address was a decline (the ninth break-it pass of issue 13)."""
+    alice, bob = people["alice"], people["bob"]
+    team = team_for_user(user=alice[0])
+    invitation = alice[1].post(f"/api/v1/teams/{team.pk}/invitations/", {"user": "bob"}).json()
+    client.force_login(bob[0])
+
+    assert client.post(f"/invitations/{invitation['id']}/maybe/").status_code == 404
+    assert TeamInvitation.objects.get(pk=invitation["id"]).status == TeamInvitation.Status.PENDING
