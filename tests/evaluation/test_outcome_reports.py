@@ -47,16 +47,6 @@ def test_ping():
 def test_echo():
     assert requests.get(BASE + "/echo/7", timeout=20).text == "7"
 """
-#: A white-box suite (it imports the submission's `calc`), for the `tampered` case.
-WHITE_BOX_SUITE = """
-from calc import add, mul
-
-def test_add():
-    assert add(2, 3) == 5
-
-def test_mul():
-    assert mul(2, 3) == 6
-"""
 #: A stdlib service: GET /ping answers {"pong": true}; GET /echo/<x> answers x when ECHO=1 is set by start.sh;
 #: it prints one line when it listens, and one per request (what it prints while the tests run never reaches the
 #: page, because the start log is read when the port answers).
@@ -116,15 +106,11 @@ while True:
     conn.sendall(b"\\x00\\x01garbage, not HTTP at all\\r\\n\\r\\n")
     conn.close()
 """
-#: The submission's `calc`, which gets add right and rewrites the JUnit report at exit so every case reads passed.
-FORGING_CALC = """
+#: The `tampered` case: the report rewritten at exit so every case reads passed. No submission can do this any more
+#: (white-box suites run split in two, core/engine/bridge; in-process Java suites are slow to build here), so the hidden
+#: suite itself does it: the outcome is produced by the platform's own check and shown as any forged report's would be.
+FORGING_SUITE = SUITE + """
 import atexit, re, sys
-
-def add(a, b):
-    return a + b
-
-def mul(a, b):
-    return 0
 
 def _forge():
     path = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--junitxml="))
@@ -160,10 +146,10 @@ CASES = {
     "tests_timeout": Case({"hang.py": HANG, "start.sh": "exec python3 hang.py\n"},
                           "the hidden suite ran past 4 s", ("install", "start"),
                           limits=dataclasses.replace(LIMITS, test_suite=4), dsr=1),
-    "tampered": Case({**SERVICE_FILES, "calc.py": FORGING_CALC, "start.sh": "exec python3 -u app.py\n"},
+    "tampered": Case({**SERVICE_FILES, "start.sh": "exec python3 -u app.py\n"},
                      "the platform's sentinel tests did not come back as run (one must pass, two must be skipped: "
                      "the first and the last): the test report was altered", ("install", "start"),
-                     suite=WHITE_BOX_SUITE, dsr=1),
+                     suite=FORGING_SUITE, dsr=1),
     "not_http": Case({"garbage.py": GARBAGE, "start.sh": "exec python3 garbage.py\n"},
                      "port {port} accepted TCP but never answered HTTP", ("install", "start"),
                      limits=dataclasses.replace(LIMITS, start=2)),
