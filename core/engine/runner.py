@@ -121,6 +121,15 @@ class _Work:
         return self.root / "test-m2"
 
 
+def _pytest_env(env_dir: Path) -> dict[str, str]:
+    """The environment of a pytest process of the runner environment `env_dir` (the verdict side and, in a white-box
+    run, the application side): no bytecode written, and no plugin loaded from an entry point but those named with
+    `-p` (red team round 15: a dist-info folder at the submission's root registered a plugin that turned failures
+    into passes)."""
+    return {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin",
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
 def _chown_tree(path: Path, uid: int, gid: int) -> None:
     """Give `path` and everything below it to `uid`:`gid`, links themselves (never their targets), each entry
     changed relative to its open folder (no whole path is built, so none can be longer than PATH_MAX: red team
@@ -616,10 +625,7 @@ class TaskRun:
         suite, reports = self._runner_dir()
         target = "tests" if (suite / "tests").is_dir() else "."
         # No BASE_URL / API_BASE_URL / PORT or other variable a suite reads: its defaults are right (v2 test phase).
-        # No plugin is loaded from an entry point but the runner environment's own, named here (red team round 15:
-        # a dist-info folder at the submission's root registered a pytest plugin that turned failures into passes).
-        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin",
-               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+        env = _pytest_env(env_dir)  # the runner environment's own plugins only, named below
         mounts = [Mount(self.work.runner, True), Mount(env_dir)]
         platform = self.work.runner / "platform"
         platform.mkdir()
@@ -671,8 +677,7 @@ class TaskRun:
         script = folder / "app-side.sh"
         script.write_text('exec "$RG_PYTHON" -m rg_bridge.app_side "$@"\n')
         self._give(folder, Role.SERVICE)
-        env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": f"{env_dir}/bin:/usr/bin:/bin", "PYTHONPATH": str(folder),
-               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "RG_SUBMISSION_PATHS": paths,
+        env = {**_pytest_env(env_dir), "PYTHONPATH": str(folder), "RG_SUBMISSION_PATHS": paths,
                "RG_PYTHON": str(env_dir / "bin" / "python")}
         argv = [str(script), str(self.work.bridge / "socket"), str(stub), "-q", "-p", "no:cacheprovider",
                 f"--rootdir={folder / 'suite'}", *plugins]

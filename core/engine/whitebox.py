@@ -96,7 +96,9 @@ def _fixture_name(decorator: ast.expr, default: str) -> str | None:
     return default
 
 
-#: The bridge's modules each side gets (core/engine/bridge): both need the wire format.
+#: Where the bridge's modules live (core/engine/bridge), copied into each side's sandbox.
+BRIDGE_SOURCE = Path(__file__).with_name("bridge")
+#: The bridge's modules each side gets: both need the wire format.
 BRIDGE_FILES = {"verdict": ("__init__.py", "wire.py", "verdict_side.py"),
                 "app": ("__init__.py", "wire.py", "app_side.py")}
 #: pytest's default test module patterns: files the application side's copy of the suite leaves out.
@@ -105,11 +107,10 @@ TEST_MODULE_PATTERNS = ("test_*.py", "*_test.py")
 
 def install_bridge(folder: Path, side: str) -> Path:
     """Copy the bridge's modules for `side` ("verdict" or "app") into `folder`/rg_bridge; return that folder."""
-    source = Path(__file__).with_name("bridge")
     package = folder / "rg_bridge"
     package.mkdir(parents=True, exist_ok=True)
     for name in BRIDGE_FILES[side]:
-        (package / name).write_bytes((source / name).read_bytes())
+        (package / name).write_bytes((BRIDGE_SOURCE / name).read_bytes())
     return package
 
 
@@ -119,5 +120,5 @@ def app_side_suite(suite: Path, dest: Path, target: str) -> Path:
     sees the suite's fixtures and helpers, never the tests that judge it."""
     shutil.copytree(suite, dest, ignore=shutil.ignore_patterns(*TEST_MODULE_PATTERNS, "reference", "__pycache__"))
     stub = dest / target / "rg_bridge_stub.py"
-    stub.write_bytes(Path(__file__).with_name("bridge").joinpath("stub.py").read_bytes())
+    stub.write_bytes((BRIDGE_SOURCE / "stub.py").read_bytes())
     return stub
