@@ -53,3 +53,17 @@ try:
 except OSError as exc:
     print("NO PROXY", exc)
 '''
+
+#: A shell that says whether it may open its parent's memory for writing: `opened` or `refused` (red team round 17
+#: wrote Maven's memory this way from a process of the test JVM).
+OPEN_PARENT_MEMORY_SH = 'if (exec 3<>"/proc/$PPID/mem") 2>/dev/null; then echo opened; else echo refused; fi'
+
+#: A Java program (single-file source launch) whose child runs OPEN_PARENT_MEMORY_SH against the JVM.
+JAVA_PARENT = '''
+public class Parent {
+    public static void main(String[] args) throws Exception {
+        Process child = new ProcessBuilder("sh", "-c", args[0]).inheritIO().start();
+        System.exit(child.waitFor());
+    }
+}
+'''

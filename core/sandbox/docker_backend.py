@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from . import cgroups, netns, procfs
+from . import cgroups, exec_only, netns, procfs
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
 from .cgroups import ResourceLimits
 from .egress import EgressProxy
@@ -402,8 +402,10 @@ class DockerTaskSandbox(TaskSandbox):
         for mount in mounts:
             path = os.path.abspath(mount.path)
             wanted[path] = wanted.get(path, False) or mount.writable
-        return [DockerMount(target=path, source=path, type="bind", read_only=not writable)
-                for path, writable in wanted.items()]
+        return [*(DockerMount(target=path, source=path, type="bind", read_only=not writable)
+                  for path, writable in wanted.items()),
+                *(DockerMount(target=target, source=source, type="bind", read_only=True)  # core/sandbox/exec_only.py
+                  for source, target in exec_only.binds())]
 
     def _create(self, role_label: str, argv: Sequence[str], *, image: str, role: Role, cwd: Path,
                 env: Mapping[str, str], mounts: Sequence[Mount], network_mode: str | None = None,

@@ -21,7 +21,7 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from . import cgroups, netns, procfs, seccomp
+from . import cgroups, exec_only, netns, procfs, seccomp
 from .cgroups import ResourceLimits, TaskCgroup
 from .egress import EgressProxy
 from .base import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
@@ -190,6 +190,8 @@ class BwrapTaskSandbox(TaskSandbox):
         for name in ETC_ALLOW:
             if os.path.exists(f"/etc/{name}"):
                 cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+        for source, target in exec_only.binds():  # no JVM of the sandbox is dumpable (core/sandbox/exec_only.py)
+            cmd += ["--ro-bind", source, target]
         made: set[str] = {"/", "/tmp", "/home", "/home/sandbox", "/usr", "/etc"}
         for mount in mounts:
             for parent in reversed(Path(mount.path).parents):

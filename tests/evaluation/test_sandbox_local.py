@@ -21,7 +21,7 @@ from core.engine.readiness import port_state
 from core.sandbox import Mount, Role, get_backend, netns
 from core.sandbox.base import LOG_CAP_BYTES
 from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
-from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
+from tests.sandbox_scripts import CONNECT, DAEMON, JAVA_PARENT, OPEN_PARENT_MEMORY_SH, VIA_PROXY
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -300,6 +300,19 @@ def test_the_test_jvms_launcher_keeps_it_out_of_the_memory_of_the_process_that_s
 
     assert result.output.split("\n")[:2] == ["refused 13", "opened"], result.output
     assert jvm_domain.available()
+
+
+def test_no_jvm_of_the_sandbox_lets_a_process_of_its_uid_into_its_memory(bwrap_backend, open_box):
+    """Red team round 17 on kernels without Landlock: every `java` of the sandbox is an exec-only copy
+    (core/sandbox/exec_only.py), so the JVM is not dumpable and a child of the same uid cannot open its memory; the
+    child of a shell (dumpable) still can, which shows the check would see a way in."""
+    sandbox, work, _ = open_box(bwrap_backend)
+    (work / "Parent.java").write_text(JAVA_PARENT)
+
+    result = sandbox.run(["bash", "-c", 'java Parent.java "$0"; sh -c "$0"; true', OPEN_PARENT_MEMORY_SH], role=Role.RUNNER,
+                         cwd=work, env={}, timeout=60, mounts=[Mount(work)])
+
+    assert result.output.split() == ["refused", "opened"], result.output
 
 
 def test_service_and_test_runner_run_as_different_users(bwrap_backend, open_box):

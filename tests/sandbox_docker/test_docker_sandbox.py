@@ -15,7 +15,7 @@ from core.sandbox.cgroups import ResourceLimits
 from core.sandbox import cgroups
 from core.sandbox.docker_backend import DOCKER_CGROUP_PARENT, LABEL_BACKEND, LABEL_TASK, LABEL_WORKER
 from tests.sandbox_helpers import eventually, host_address, http_get, live_processes, run_py, wait_http, write_script
-from tests.sandbox_scripts import CONNECT, DAEMON, VIA_PROXY
+from tests.sandbox_scripts import CONNECT, DAEMON, JAVA_PARENT, OPEN_PARENT_MEMORY_SH, VIA_PROXY
 
 pytestmark = pytest.mark.docker
 
@@ -237,6 +237,22 @@ def test_host_files_outside_the_mounts_are_absent(docker_backend, open_box, path
     result = run_py(sandbox, work, "import os, sys; print(os.path.exists(sys.argv[1]))", path)
 
     assert result.output.strip() == "False"
+
+
+def test_no_jvm_of_the_sandbox_lets_a_process_of_its_uid_into_its_memory(docker_backend, open_box):
+    """Red team round 17 on the docker backend (no Landlock launcher there): every `java` of the sandbox is an
+    exec-only copy (core/sandbox/exec_only.py), so Maven's JVM is not dumpable and a child of the same uid can neither
+    open its memory nor attach to it; the child of a shell (dumpable) still can, which shows the check would see a
+    way in."""
+    sandbox, work, _ = open_box(docker_backend)
+    (work / "Parent.java").write_text(JAVA_PARENT)
+
+    result = sandbox.run(["java", "-version"], role=Role.RUNNER, cwd=work, env={}, timeout=60)
+    assert result.ok, result.output  # the Java image's JVM starts from the exec-only copy
+    result = sandbox.run(["bash", "-c", 'java Parent.java "$0"; sh -c "$0"; true', OPEN_PARENT_MEMORY_SH],
+                         role=Role.RUNNER, cwd=work, env={}, timeout=60, mounts=[Mount(work)])
+
+    assert result.output.split() == ["refused", "opened"], result.output
 
 
 # --- network -------------------------------------------------------------------------------------
