@@ -77,15 +77,14 @@ class Sentinels:
                       + "): the test report was altered")
 
     # --- Python: a pytest plugin that adds two items, whatever the suite's file and name patterns -------------
-    def pytest_plugin(self, folder: Path, *, record: Path, paths: tuple[str, ...] = ()) -> str:
+    def pytest_plugin(self, folder: Path, *, record: Path) -> str:
         """Write the plugin module into `folder` and return its module name (load it with `-p NAME`, after every
         other `-p` plugin). `record`: the file where the plugin writes each test phase's outcome as pytest decided
-        it (`recorded_passes` reads it); `paths`: folders appended to sys.path once the plugin has taken its
-        baselines (the submission's code of a white-box suite: nothing of it can run before them)."""
+        it (`recorded_passes` reads it)."""
         name = f"p{secrets.token_hex(6)}"
         (folder / f"{name}.py").write_text(_PYTEST_PLUGIN.format(
             must_pass=self.must_pass, must_skip=self.must_skip, must_skip_last=self.must_skip_last,
-            record=str(record), paths=list(paths)))
+            record=str(record)))
         return name
 
     # --- Java: a JUnit 5 class compiled and run with the hidden tests ----------------------------------------
@@ -320,14 +319,11 @@ def pytest_runtest_call(item, _start=_START, _tainted=_TAINTED, _body=_body, _tr
         _tainted.append(item.nodeid)
 
 
-# Last: this module's own functions are all defined by now. The baselines are taken before anything of the
-# submission can be imported (red team round 15: a simplejson.py at the submission's root ran inside `import
-# requests` before them); only then do its folders join sys.path, after the runner's own packages.
+# Last: this module's own functions are all defined by now. The baselines are taken before any conftest runs.
 _plain_status()
 _START["functions"] = _snapshot()
 _START["clients"] = _snapshot(_CLIENTS)
 _START["data"] = _data()
-sys.path.extend({paths!r})
 '''
 
 #: One class of each library whose classes the preloading listener loads: JUnit Jupiter's API and engine, the JUnit

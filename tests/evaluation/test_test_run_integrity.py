@@ -399,9 +399,8 @@ def test_the_worker_reads_the_head_of_a_requirements_file_only(tmp_path):
     assert plain_requirements(tmp_path / "fifo.txt") == []
 
 
-def test_the_sentinel_plugin_records_what_pytest_decided_and_adds_the_submissions_paths_last(tmp_path):
-    """The plugin as the runner writes it, loaded into a real pytest run: its record holds each phase's outcome, and
-    the folder it is given joins sys.path after the plugin loaded (a module there is importable by the tests)."""
+def test_the_sentinel_plugin_records_what_pytest_decided(tmp_path):
+    """The plugin as the runner writes it, loaded into a real pytest run: its record holds each phase's outcome."""
     import subprocess
     import sys
 
@@ -415,11 +414,12 @@ def test_the_sentinel_plugin_records_what_pytest_decided_and_adds_the_submission
     (tmp_path / "suite" / "test_x.py").write_text(
         "import appmod\n\ndef test_ok():\n    assert appmod.VALUE == 1\n\ndef test_bad():\n    assert False\n")
     record = tmp_path / "outcomes.txt"
-    plugin = sentinels.pytest_plugin(tmp_path / "platform", record=record, paths=(str(tmp_path / "submission"),))
+    plugin = sentinels.pytest_plugin(tmp_path / "platform", record=record)
 
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", plugin,
                           f"--junitxml={tmp_path / 'junit.xml'}", "test_x.py"], cwd=tmp_path / "suite",
-                         env={"PYTHONPATH": str(tmp_path / "platform"), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                         env={"PYTHONPATH": f"{tmp_path / 'platform'}:{tmp_path / 'submission'}",
+                              "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
                               "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
 
     assert "1 failed, 2 passed, 2 skipped" in run.stdout, run.stdout + run.stderr
@@ -440,11 +440,11 @@ def _plugin_run(tmp_path, app: str, test: str):
         (tmp_path / folder).mkdir()
     (tmp_path / "submission" / "appmod.py").write_text(app)
     (tmp_path / "suite" / "test_x.py").write_text(test)
-    plugin = sentinels.pytest_plugin(tmp_path / "platform", record=tmp_path / "outcomes.txt",
-                                     paths=(str(tmp_path / "submission"),))
+    plugin = sentinels.pytest_plugin(tmp_path / "platform", record=tmp_path / "outcomes.txt")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", plugin, "-rA",
                           "test_x.py"], cwd=tmp_path / "suite",
-                         env={"PYTHONPATH": str(tmp_path / "platform"), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                         env={"PYTHONPATH": f"{tmp_path / 'platform'}:{tmp_path / 'submission'}",
+                              "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
                               "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
     return run.stdout + run.stderr, f"PASSED ::{sentinels.must_skip_last}" in run.stdout
 
