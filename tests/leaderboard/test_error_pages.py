@@ -1,4 +1,4 @@
-"""403 / 404 / 500 pages carry the site's navigation (issue 12), the 500 page renders with no database and no
+"""400 / 403 / 404 / 500 pages carry the site's navigation (issue 12), the 500 page renders with no database and no
 request, and a refused request is logged as one line, never a traceback (issue 13, defect 8)."""
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ def test_a_403_has_the_site_navigation_and_the_reason(client, make_user):
     page = resp.content.decode()
     assert resp.status_code == 403 and _has_nav(page)
     assert "Only the system&#x27;s team can do this" in page and "intruder" in page
+
+
+def test_a_form_post_with_too_many_fields_answers_the_sites_400_page(client, db):
+    """Break-it pass 9: more fields than DATA_UPLOAD_MAX_NUMBER_FIELDS answered Django's bare "Bad Request (400)"."""
+    resp = client.post("/accounts/login/", {f"field{i}": "x" for i in range(1_200)})
+    page = resp.content.decode()
+    assert resp.status_code == 400 and _has_nav(page)
+    assert "Bad request" in page and "Nothing was stored" in page
 
 
 def test_the_500_page_has_the_navigation_and_needs_no_database_or_request_context():
