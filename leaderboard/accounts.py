@@ -14,6 +14,7 @@ the account's until it changes it.
 """
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -174,10 +175,16 @@ def username_problem(username: str) -> str | None:
     every name on the board (catalog.names.name_problem: no invisible, blank-looking or control character, not only
     digits), a reserved name (catalog.models.reserved_name_problem: "admin", "staff", the benchmark's, a published
     system's), or the look of another user's name (AccountName: "аlice" with a Cyrillic "а", "aIice", "ALICE").
-    User names are shown to other users: in invitations, a team's members and personal team names."""
+    User names are shown to other users: in invitations, a team's members and personal team names. No "@" (also
+    a full-width one): an invitation to a name holding one is read as an e-mail address
+    (catalog.services.team_invite), so "victim@example.org" as a name would take invitations meant for that address.
+    """
     problem = name_problem(username) or reserved_name_problem(username)
     if problem:
         return problem.replace("Give the system a name.", "Choose a user name.")
+    if "@" in unicodedata.normalize("NFKC", username):
+        return ('A user name cannot hold "@": invitations read such a name as an e-mail address. Choose a user '
+                "name without it (your e-mail address goes in its own field).")
     if AccountName.objects.filter(skeleton=name_skeleton(username)).exists():
         return username_lookalike_refusal(username)
     return None

@@ -277,3 +277,11 @@ def test_a_link_of_a_lapsed_hold_is_expired_and_giving_the_address_again_starts_
     assert client.post("/account/", {"email": "slow@example.org"}).status_code == 302  # nobody took it meanwhile
     assert client.get(_link(mail.outbox[2])).status_code == 200
     assert User.objects.get(username="slow").email == "slow@example.org"
+
+
+@pytest.mark.parametrize("username", ["victim@example.org", "victim\uff20example.org"])
+def test_a_user_name_with_an_at_sign_is_refused_as_invitations_read_it_as_an_address(client, db, username):
+    resp = _signup(client, username, "someone@example.org")
+    assert resp.status_code == 400
+    assert "A user name cannot hold &quot;@&quot;" in resp.content.decode()
+    assert not User.objects.filter(email__iexact="someone@example.org").exists()
