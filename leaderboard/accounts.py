@@ -6,11 +6,12 @@ EMAIL_VERIFY_MAX_AGE_SECONDS; opening it marks the address verified and copies i
 Django's password reset mails to. So a reset link only ever goes to an address its owner proved. An address
 belongs to one account at most, compared case-insensitively.
 
-An address nobody verified is held only while its link works: EMAIL_VERIFY_MAX_AGE_SECONDS from when the account
-gave it (`AccountEmail.updated_at`; sending the link again does not extend it). After that the address is free
-again (no one can squat an address they cannot read): another account may give it, which takes it from the
-account that never verified it, and a link mailed for the lapsed hold no longer verifies. A verified address stays
-the account's until it changes it.
+An address nobody verified holds nothing: several accounts may give it at once, and the first to open the link
+mailed to it takes it (the other accounts' records of it are removed; their links no longer verify anything). So
+no one can keep an address from its owner by giving it first and never verifying it (break-it pass 9 of issue
+13: a hold renewed each time it lapsed kept it for ever). A link verifies for EMAIL_VERIFY_MAX_AGE_SECONDS from when the
+account gave the address (`AccountEmail.updated_at`; sending the link again does not extend it; giving the address
+again after that starts anew). A verified address stays the account's until it changes it.
 """
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ from leaderboard.models import AccountEmail, AccountName
 
 VERIFY_SALT = "leaderboard.accounts.email-verify"
 
+FIRST_VERIFIED = ("Another account has verified this address first: give your account another one from your account "
+                  "page.")
 TAKEN = "This e-mail address is already used by another account. Log in to that account, or reset its password."
 
 
@@ -46,33 +49,21 @@ def email_normalize(address: str) -> str:
     return User.objects.normalize_email((address or "").strip())
 
 
-def _hold_cutoff() -> datetime:
-    """Unverified addresses given before this moment are no longer held."""
-    return timezone.now() - timedelta(seconds=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
-
-
-def _lapsed() -> QuerySet[AccountEmail]:
-    """Unverified addresses whose hold has run out (free for any account)."""
-    return AccountEmail.objects.filter(verified_at__isnull=True, updated_at__lt=_hold_cutoff())
-
-
 def pending_until(record: AccountEmail) -> datetime | None:
-    """When the hold of an unverified address runs out (its links stop verifying and another account may take
-    it); None for a verified address."""
+    """When the links mailed for an unverified address stop verifying it; None for a verified address."""
     if record.verified_at is not None:
         return None
     return record.updated_at + timedelta(seconds=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
 
 
 def email_taken(address: str, *, user: User | None = None) -> bool:
-    """True when another account than `user` holds `address`, case-insensitively: verified, or given and not
-    verified yet while its link works (a lapsed hold takes nothing: see the module's docstring)."""
-    held = AccountEmail.objects.filter(email__iexact=address).filter(
-        Q(verified_at__isnull=False) | Q(updated_at__gte=_hold_cutoff()))
-    verified = User.objects.filter(email__iexact=address)
+    """True when another account than `user` verified `address`, case-insensitively (an address given and not
+    verified takes nothing: see the module's docstring)."""
+    verified = AccountEmail.objects.filter(email__iexact=address, verified_at__isnull=False)
+    users = User.objects.filter(email__iexact=address)
     if user is not None:
-        held, verified = held.exclude(user=user), verified.exclude(pk=user.pk)
-    return held.exists() or verified.exists()
+        verified, users = verified.exclude(user=user), users.exclude(pk=user.pk)
+    return verified.exists() or users.exists()
 
 
 def account_email_of(user: User) -> AccountEmail | None:
@@ -82,25 +73,18 @@ def account_email_of(user: User) -> AccountEmail | None:
 
 def account_email_set(*, user: User, email: str) -> AccountEmail:
     """Give the account `email` to verify (a new address replaces a pending or verified one; `User.email` keeps
-    the verified one until the new one is verified). Giving again the same unverified address keeps its hold while
-    it runs (a resend does not extend it) and starts a new one once it has lapsed. An address another account gave
-    and never verified, whose hold has lapsed, is taken from that account (it is left without an address).
-    Raises ValidationError({"email": ...}) when another account holds the address."""
+    the verified one until the new one is verified). Giving again the same unverified address keeps the time it
+    was given while its links work (a resend does not extend them) and starts anew once they have stopped.
+    Raises ValidationError({"email": ...}) when another account verified the address."""
     email = email_normalize(email)
     if email_taken(email, user=user):
         raise ValidationError({"email": TAKEN})
     current = account_email_of(user)
     if current is not None and current.email.lower() == email.lower():
         if current.verified_at is None and pending_until(current) <= timezone.now():
-            current.save(update_fields=["updated_at"])  # a new hold from now
+            current.save(update_fields=["updated_at"])  # new links from now
         return current
-    try:
-        with transaction.atomic():
-            _lapsed().filter(email__iexact=email).exclude(user=user).delete()
-            record, _ = AccountEmail.objects.update_or_create(user=user, defaults={"email": email,
-                                                                                 "verified_at": None})
-    except IntegrityError as exc:  # taken between the check and the write
-        raise ValidationError({"email": TAKEN}) from exc
+    record, _ = AccountEmail.objects.update_or_create(user=user, defaults={"email": email, "verified_at": None})
     return record
 
 
@@ -143,8 +127,8 @@ def verification_send(*, request: HttpRequest, record: AccountEmail) -> None:
 def email_verify(token: str) -> AccountEmail:
     """Verify the address a link's token names: sets `verified_at` and copies the address to `User.email`.
     Opening a link twice is harmless. Raises ValidationError with what went wrong and what to do: an expired
-    link (older than EMAIL_VERIFY_MAX_AGE_SECONDS, or mailed for a hold that has lapsed since), a damaged one, or
-    one for an address the account has replaced since (or another account has taken after the hold lapsed)."""
+    link (older than EMAIL_VERIFY_MAX_AGE_SECONDS, counted from when the account gave the address), a damaged one,
+    one for an address the account has replaced since, or one for an address another account verified first."""
     try:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
     except signing.SignatureExpired as exc:
@@ -154,6 +138,8 @@ def email_verify(token: str) -> AccountEmail:
         raise ValidationError("This verification link is not valid (it may be cut short by your mail program): "
                               "copy the whole link, or send a new one from your account page.") from exc
     record = AccountEmail.objects.select_related("user").filter(user_id=data.get("user")).first()
+    if (record is None or record.email.lower() != data.get("email")) and email_taken(str(data.get("email"))):
+        raise ValidationError(FIRST_VERIFIED)
     if record is None or record.email.lower() != data.get("email"):
         raise ValidationError("This link is for an address your account no longer uses: verify the current one "
                               "from your account page.")
@@ -161,12 +147,18 @@ def email_verify(token: str) -> AccountEmail:
         raise ValidationError("This verification link has expired: log in and send a new one from your account "
                               "page.")
     if record.verified_at is None:
-        with transaction.atomic():
-            record.verified_at = timezone.now()
-            record.save(update_fields=["verified_at", "updated_at"])
-            User.objects.filter(email__iexact=record.email).exclude(pk=record.user_id).update(email="")
-            record.user.email = record.email
-            record.user.save(update_fields=["email"])
+        try:
+            with transaction.atomic():
+                if email_taken(record.email, user=record.user):
+                    raise IntegrityError("verified by another account")
+                record.verified_at = timezone.now()
+                record.save(update_fields=["verified_at", "updated_at"])
+                AccountEmail.objects.filter(email__iexact=record.email, verified_at__isnull=True).exclude(
+                    pk=record.pk).delete()  # the other accounts that gave it and never proved it
+                record.user.email = record.email
+                record.user.save(update_fields=["email"])
+        except IntegrityError as exc:  # another account opened its link first (account_email_verified_unique_ci)
+            raise ValidationError(FIRST_VERIFIED) from exc
     return record
 
 

@@ -6,14 +6,16 @@ rest of the site may use to reach a user); the address being verified lives here
 """
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 
 
 class AccountEmail(models.Model):
     """The address given at sign-up (or added later on /account/) and when it was verified (null: not yet).
 
-    An address belongs to one account at most, compared case-insensitively (the constraint
-    `account_email_unique_ci`; the forms say so before it is hit)."""
+    A verified address belongs to one account at most, compared case-insensitively (the constraint
+    `account_email_verified_unique_ci`; the forms say so before it is hit); several accounts may have given one
+    that none verified (leaderboard.accounts: the first to open its link takes it)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_email")
     email = models.EmailField(max_length=254)
@@ -22,7 +24,8 @@ class AccountEmail(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(Lower("email"), name="account_email_unique_ci")]
+        constraints = [models.UniqueConstraint(Lower("email"), condition=Q(verified_at__isnull=False),
+                                               name="account_email_verified_unique_ci")]
 
     def __str__(self) -> str:
         return f"{self.email} ({'verified' if self.verified_at else 'not verified'})"

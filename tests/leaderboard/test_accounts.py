@@ -63,6 +63,7 @@ def test_a_sign_up_without_an_address_or_with_a_taken_one_is_refused_and_nothing
     resp = client.post("/signup/", {"username": "noaddr", "password1": PASSWORD, "password2": PASSWORD})
     assert resp.status_code == 400 and "This field is required" in resp.content.decode()
     assert _signup(client, "first", "dup@example.org").status_code == 302
+    assert client.get(_link(mail.outbox[0])).status_code == 200  # verified: now it is taken
     client.logout()
     resp = _signup(client, "second", "DUP@EXAMPLE.ORG")
     assert resp.status_code == 400 and "already used by another account" in resp.content.decode()
@@ -153,6 +154,7 @@ def test_an_account_without_an_address_keeps_working_and_adds_one(client, make_u
 
 def test_the_account_page_refuses_a_taken_or_malformed_address(client, make_user, db):
     _signup(client, "owner", "mine@example.org")
+    client.get(_link(mail.outbox[0]))
     client.logout()
     make_user("other")
     _logs_in(client, "other", "pw-other-Secure-123")
@@ -166,14 +168,17 @@ def test_the_account_page_refuses_a_taken_or_malformed_address(client, make_user
     assert client.get("/account/").status_code == 302  # log in first
 
 
-def test_the_database_refuses_two_accounts_with_one_address_in_any_case(make_user):
+def test_the_database_refuses_two_accounts_with_one_verified_address_in_any_case(make_user):
     from django.db import IntegrityError, transaction
+    from django.utils import timezone
 
     a, _ = make_user("a")
     b, _ = make_user("b")
-    AccountEmail.objects.create(user=a, email="same@example.org")
+    c, _ = make_user("c")
+    AccountEmail.objects.create(user=a, email="same@example.org", verified_at=timezone.now())
+    AccountEmail.objects.create(user=c, email="SAME@example.org")  # given, not verified: holds nothing
     with pytest.raises(IntegrityError), transaction.atomic():
-        AccountEmail.objects.create(user=b, email="Same@Example.org")
+        AccountEmail.objects.create(user=b, email="Same@Example.org", verified_at=timezone.now())
 
 
 def test_password_change_works_on_the_sites_own_page(client, make_user):
@@ -223,15 +228,13 @@ def _lapse_hold(username: str, settings) -> None:
         updated_at=timezone.now() - timedelta(seconds=settings.EMAIL_VERIFY_MAX_AGE_SECONDS + 60))
 
 
-def test_an_address_nobody_verified_is_freed_for_its_real_owner_once_its_link_has_expired(client, db, settings):
+def test_an_address_nobody_verified_keeps_no_one_out_and_the_first_to_open_its_link_takes_it(client, db):
+    """Break-it pass 9 of issue 13: an address given and never verified was held, and giving it again each time the
+    hold lapsed kept it from its owner for ever. Now it holds nothing."""
     assert _signup(client, "squatter", "victim@example.org").status_code == 302
     squatter_link = _link(mail.outbox[0])
     client.logout()
-    resp = _signup(client, "victim", "Victim@Example.org")  # while the squatter's link works: held
-    assert resp.status_code == 400 and "already used by another account" in resp.content.decode()
-
-    _lapse_hold("squatter", settings)
-    assert _signup(client, "victim", "Victim@Example.org").status_code == 302
+    assert _signup(client, "victim", "Victim@Example.org").status_code == 302  # not kept out
     assert mail.outbox[-1].to == ["Victim@example.org"]
     assert client.get(_link(mail.outbox[-1])).status_code == 200
     victim = User.objects.get(username="victim")
@@ -239,7 +242,7 @@ def test_an_address_nobody_verified_is_freed_for_its_real_owner_once_its_link_ha
     assert not AccountEmail.objects.filter(user__username="squatter").exists()
 
     resp = client.get(squatter_link)  # the squatter's link no longer verifies anything
-    assert resp.status_code == 400
+    assert resp.status_code == 400 and "Another account has verified this address first" in resp.content.decode()
     assert User.objects.get(username="victim").email == "Victim@example.org"
     client.logout()
     assert _logs_in(client, "squatter", PASSWORD)
@@ -247,6 +250,20 @@ def test_an_address_nobody_verified_is_freed_for_its_real_owner_once_its_link_ha
     assert "has no e-mail address" in page
     resp = client.post("/account/", {"email": "victim@example.org"})
     assert resp.status_code == 400 and "already used by another account" in resp.content.decode()
+
+
+def test_of_two_accounts_that_gave_one_address_the_second_link_opened_is_refused(client, db):
+    _signup(client, "first", "shared@example.org")
+    first_link = _link(mail.outbox[-1])
+    client.logout()
+    _signup(client, "second", "shared@example.org")
+    second_link = _link(mail.outbox[-1])
+
+    assert client.get(second_link).status_code == 200
+    resp = client.get(first_link)
+    assert resp.status_code == 400 and "Another account has verified this address first" in resp.content.decode()
+    assert list(User.objects.filter(email__iexact="shared@example.org").values_list("username", flat=True)) == \
+        ["second"]
 
 
 def test_a_verified_address_stays_unique_however_long_ago_it_was_given(client, db, settings):
