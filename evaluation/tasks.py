@@ -205,13 +205,23 @@ def _refuse_without_sandbox(sender=None, **kwargs) -> None:
         log.warning("%s", UNSANDBOXED_WARNING)
 
 
+def sandbox_leftovers_remove() -> int:
+    """Remove what sandboxes of workers that are gone left behind: network namespaces, cgroups and containers
+    (the backend's `sweep`) and task folders with their tmpfs and Maven overlay mounts (`workspace.sweep`, under
+    this site's EVALUATION_WORK_ROOT). A live worker's are spared (each records its owner). Run by a starting
+    worker and by scripts/worker.sh once its workers have stopped (`manage.py sandbox_sweep`). Returns how many
+    were removed."""
+    removed = sandbox_backend().sweep()
+    return removed + workspace.sweep(work_root(), older_than=settings.CELERY_TASK_TIME_LIMIT + 300)
+
+
 @worker_ready.connect
 def _recover_on_start(sender=None, **kwargs) -> None:
     """A starting worker sweeps sandbox leftovers and re-enqueues abandoned runs and generations."""
-    removed = sandbox_backend().sweep()
-    removed += workspace.sweep(work_root(), older_than=settings.CELERY_TASK_TIME_LIMIT + 300)
+    removed = sandbox_leftovers_remove()
     if removed:
-        log.warning("removed %s sandbox leftovers (namespaces, containers) of a crashed worker", removed)
+        log.warning("removed %s sandbox leftovers (namespaces, containers, task folders) of a stopped worker",
+                    removed)
     runs_recover.delay()
     generations_recover.delay()
     _worker_beat.start(sender)

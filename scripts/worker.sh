@@ -7,7 +7,8 @@
 #
 # Each worker runs in a process group of its own. INT or TERM (Ctrl-C) stops both at once with Celery's cold
 # shutdown (SIGQUIT) and SIGKILLs what is left of their groups after STOP_SECONDS (10): a task cut off is sent again
-# by the recovery once its heartbeat is stale, and its claim keeps it from being scored twice.
+# by the recovery once its heartbeat is stale, and its claim keeps it from being scored twice. Then the sandboxes the
+# stopped workers left are removed (`manage.py sandbox_sweep`).
 set -euo pipefail
 # Started in the background by a non-interactive shell (`make worker &`), INT and QUIT arrive ignored and bash cannot
 # trap them: start again with their default handling (as scripts/run.sh does), so INT stops the workers as TERM does.
@@ -36,6 +37,9 @@ stop() {
   done
   kill -KILL -- "-$TEAMS" "-$BACKGROUND" 2>/dev/null || true
   wait 2>/dev/null || true
+  # A worker stopped mid-evaluation leaves its sandbox (task folder, tmpfs and overlay mounts, namespace): remove
+  # what no live worker owns, so nothing stays mounted under var/ (evaluation.tasks.sandbox_leftovers_remove).
+  .venv/bin/python manage.py sandbox_sweep || true
 }
 trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM

@@ -62,6 +62,7 @@ def _alive(pids: list[int]) -> list[int]:
 def test_an_upload_queued_after_background_work_starts_before_it_finishes(live_server, make_user, tmp_path):
     import_demo()
     from catalog.models import Task
+    from evaluation.engine_setup import work_root
     from evaluation.models import EvaluationRun, TaskResult, WorkerBeat
     from evaluation.tasks import reference_check
     from submissions.archives import zip_folders
@@ -132,6 +133,12 @@ def test_an_upload_queued_after_background_work_starts_before_it_finishes(live_s
         assert proc.returncode is not None and seconds < 20, f"still running {seconds:.0f} s after Ctrl-C"
         assert eventually(lambda: not _alive(workers), 5), _alive(workers)
         assert not WorkerBeat.objects.exists()  # they said they were gone
+        # ... and the sandbox of the evaluation cut off is gone: no task folder, nothing mounted under the work root
+        # (a fresh-user pass could not delete its clone after Ctrl-C: a tmpfs and two Maven overlays were left)
+        root = work_root()
+        assert not list(root.iterdir()), sorted(root.iterdir())
+        assert not [line for line in Path("/proc/self/mountinfo").read_text().splitlines()
+                    if f" {root}/" in line], "a mount is left under the work root"
     finally:  # whatever happened, no worker of this test outlives it (one would take the next test's jobs)
         for group in [proc.pid, *groups]:
             try:
