@@ -106,6 +106,8 @@ def detail(request, pk: int):
     for result in results:  # a task the archive lacks is `missing` from the start, not pending
         result.known_outcome = known_outcome(result, missing)
         result.known_detail = result.detail or missing.get(result.task.name, "")
+    # a task scored `missing` gets one line for all of them, not a card of endpoints all "no"
+    absent = [r.task.name for r in results if r.status == "done" and r.outcome == "missing"]
     public_split = submission.split.visibility == "public"
     figure = failure_breakdown_figure(rows=[("all tasks", run.scores.overall["outcomes"])],
                                       title="Failure breakdown") if run and run.scores else None
@@ -118,7 +120,8 @@ def detail(request, pk: int):
     member = user_in_team(user=request.user, team=submission.system.team)
     endpoint = submission.source == Submission.Source.ENDPOINT
     return render(request, "submissions/detail.html", {
-        "submission": submission, "run": run, "results": results, "figure": figure, "stalled": stalled,
+        "submission": submission, "run": run, "results": results, "absent": absent, "figure": figure,
+        "stalled": stalled,
         "queue": run_queue(run=run) if run else None,
         "show_cases": public_split, "show_logs": member, "is_member": member,
         "generation": generation_log(submission=submission, with_calls=member) if endpoint else None,

@@ -350,6 +350,7 @@ def test_n_is_the_stored_n_unless_the_run_reported_more():
     ({"reported_total": -1}, "^test counts must not be negative$"),
     ({"tests_passed": -1}, "^test counts must not be negative$"),
     ({"outcome": "missing", "dsr": 0, "tests_passed": 2}, "^a task whose service never came up passes no test$"),
+    ({"outcome": "harness_error", "dsr": 0}, "^harness_error is a platform fault and is never scored$"),
 ])
 def test_task_score_refuses_impossible_counts_with_its_reason(kwargs, message):
     base = dict(task="t", language="python", outcome="tests_failed", dsr=1, ac=None, tests_passed=0, tests_total=5)
