@@ -97,7 +97,8 @@ def run_queue(*, run: EvaluationRun, now=None) -> dict[str, Any] | None:
     """Where a queued run stands in its own queue, or None once it has started (or ended).
 
     {"position": 1 + runs ahead, "ahead": queued or running runs of the same queue created before it (the teams'
-    uploads, or the platform's own runs: EvaluationRun.background), "tasks_ahead": their tasks not yet done,
+    uploads, or the platform's own runs: EvaluationRun.background), "tasks_ahead": their tasks still to be evaluated
+    (not done, and not missing from their submission's archive: those are scored `missing` without running),
     "mean_task_seconds": see `mean_task_seconds` (null without history), "slots": EVALUATION_TASK_CONCURRENCY,
     "background": whether the run is the platform's own, "estimated_start": now + tasks_ahead × mean / slots (ISO
     8601; null without history, and for a background run, which also waits behind reference checks)}. Runs are
@@ -110,7 +111,7 @@ def run_queue(*, run: EvaluationRun, now=None) -> dict[str, Any] | None:
     ahead = EvaluationRun.objects.filter(status__in=(RunStatus.QUEUED, RunStatus.RUNNING),
                                          background=run.background).filter(
         Q(created_at__lt=run.created_at) | Q(created_at=run.created_at, pk__lt=run.pk))
-    tasks_ahead = TaskResult.objects.filter(run__in=ahead).exclude(status=TaskResult.Status.DONE).count()
+    tasks_ahead = _tasks_to_evaluate(ahead)
     mean = mean_task_seconds()
     slots = max(int(settings.EVALUATION_TASK_CONCURRENCY), 1)
     start = None
@@ -119,6 +120,17 @@ def run_queue(*, run: EvaluationRun, now=None) -> dict[str, Any] | None:
     return {"position": ahead.count() + 1, "ahead": ahead.count(), "tasks_ahead": tasks_ahead,
             "mean_task_seconds": round(mean, 1) if mean is not None else None, "slots": slots,
             "background": run.background, "estimated_start": start.isoformat() if start else None}
+
+
+def _tasks_to_evaluate(runs) -> int:
+    """How many tasks of `runs` are still to be evaluated: not done, and not lacking from their submission (a task
+    in its `missing_reasons` is scored `missing` at once, without a sandbox)."""
+    pending = list(TaskResult.objects.filter(run__in=runs).exclude(status=TaskResult.Status.DONE)
+                   .values_list("run__submission_id", "task__name"))
+    ids = {submission_id for submission_id, _ in pending}
+    lacking = dict(Submission.objects.filter(pk__in=ids).exclude(missing_reasons={})
+                   .values_list("pk", "missing_reasons"))
+    return sum(1 for submission_id, name in pending if name not in (lacking.get(submission_id) or {}))
 
 
 def evaluation_queue(*, background: bool) -> str:

@@ -147,7 +147,8 @@ class QueueOutputSerializer(PayloadSerializer):
 
     position = serializers.IntegerField(help_text="1 + the submissions ahead of it")
     ahead = serializers.IntegerField(help_text="queued or running submissions of its queue created before it")
-    tasks_ahead = serializers.IntegerField(help_text="their tasks not evaluated yet")
+    tasks_ahead = serializers.IntegerField(help_text="their tasks still to evaluate (not done, not missing from "
+                                                     "their archive)")
     mean_task_seconds = serializers.FloatField(allow_null=True, help_text="mean seconds of one task over the "
                                                                           "latest 50 evaluated; null without any")
     slots = serializers.IntegerField(help_text="tasks evaluated at once (EVALUATION_TASK_CONCURRENCY)")

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from catalog.services import system_create, team_for_user
 from evaluation.models import TaskResult
 from evaluation.services import submission_create
-from tests.factories import finished_submission
+from tests.factories import finished_submission, zip_bytes
 
 
 @pytest.fixture
@@ -142,3 +142,26 @@ def test_an_account_cannot_get_a_fresh_quota_by_moving_to_a_new_team(team_api, m
     upload = SimpleUploadedFile("beta.zip", demo_zip("agent-beta"), content_type="application/zip")
     with pytest.raises(QuotaExceeded, match="Your account has made its 2 submissions"):
         submission_create(system=system, split=demo_split, upload=upload, user=user, enqueue=False)
+
+
+def test_tasks_missing_from_an_archive_ahead_are_not_counted_as_to_evaluate(team_api, demo_split, settings):
+    """A 1-task upload ahead (the other tasks missing from its archive, scored 0 without running) puts 1 task ahead,
+    not the whole split, in the API and on the page, and the estimate waits for that one task only."""
+    settings.EVALUATION_TASK_CONCURRENCY = 1
+    _history(demo_split, {"install": 10.0, "start": 5.0, "test": 15.0})  # 30 s a task
+    _, _, user_a = team_api("anna")
+    api_b, submit_b, user_b = team_api("bert", "agent-beta")
+    upload = SimpleUploadedFile("one.zip", zip_bytes({"TodoList/start.sh": b"echo anna\n"}))
+    partial = submission_create(system=user_a.teams.get().systems.get(), split=demo_split, upload=upload,
+                                user=user_a, enqueue=False, allow_missing=True)
+    assert len(partial.missing_reasons) == demo_split.tasks.count() - 1
+    mine = submit_b()
+
+    before = timezone.now()
+    queue = api_b.get(f"/api/v1/submissions/{mine.pk}/").json()["queue"]
+
+    assert (queue["position"], queue["ahead"], queue["tasks_ahead"]) == (2, 1, 1)
+    assert abs((datetime.fromisoformat(queue["estimated_start"]) - before).total_seconds() - 30) < 5
+    api_b.force_authenticate(user_b)
+    page = api_b.get(f"/submissions/{mine.pk}/").content.decode()
+    assert "Position 2 in the queue (1 submission ahead, 1 task to evaluate before this one)" in page
