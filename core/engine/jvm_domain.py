@@ -28,16 +28,23 @@ def available() -> bool:
 
 
 #: The script surefire runs as `java`: a Landlock domain that restricts one filesystem right no test run uses (making
-#: block devices: a ruleset must handle at least one), which is enough for the ptrace restriction to hold, then the
-#: real java with surefire's arguments. No new privileges (Landlock requires it). It refuses to start the JVM when
-#: the domain cannot be made: exit status 70 and a line the runner recognises (LAUNCH_REFUSED).
+#: block devices: a ruleset must handle at least one), which is enough for the ptrace restriction to hold, and, on
+#: kernels with Landlock ABI 6 or later, scoped signals and abstract Unix sockets (the kernel's Landlock
+#: documentation, "Scope flags": no signal to, and no abstract socket of, a process outside the domain): red team
+#: round 19 sent Maven SIGQUIT from a process of the test JVM, every 2 ms, until Maven's thread dumps had pushed its
+#: final summary out of the console's kept tail. Then the real java with surefire's arguments. No new privileges
+#: (Landlock requires it). It refuses to start the JVM when the domain cannot be made: exit status 70 and a line the
+#: runner recognises (LAUNCH_REFUSED).
 LAUNCH_REFUSED = "platform: the test JVM's Landlock domain could not be made"
 _LAUNCHER = '''#!/usr/bin/python3 -I
 # Written by the evaluator: the test JVM in a Landlock domain of its own (core/engine/jvm_domain.py).
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
-handled = ctypes.c_uint64(1 << 11)  # LANDLOCK_ACCESS_FS_MAKE_BLOCK
-ruleset = libc.syscall(444, ctypes.byref(handled), 8, 0)
+abi = libc.syscall(444, None, 0, 1)  # LANDLOCK_CREATE_RULESET_VERSION
+# handled_access_fs: LANDLOCK_ACCESS_FS_MAKE_BLOCK; handled_access_net: none; scoped (ABI 6):
+# LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL
+attr = (ctypes.c_uint64 * 3)(1 << 11, 0, 3)
+ruleset = libc.syscall(444, ctypes.byref(attr), 24 if abi >= 6 else 8, 0)
 if ruleset < 0 or libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(446, ruleset, 0) != 0:
     print({refused!r}, os.strerror(ctypes.get_errno()), file=sys.stderr)
     sys.exit(70)

@@ -67,6 +67,14 @@ JUNIT_PLATFORM_PROPERTIES = {"junit.jupiter.extensions.autodetection.enabled": "
 #: cannot attach an instrumentation agent to it (Byte Buddy's `ByteBuddyAgent.install()`, through a helper JVM) and
 #: rewrite the hidden test methods (red team round 12: every @Test body emptied, 15/15 for no route).
 TEST_JVM_OPTIONS = "-XX:+DisableAttachMechanism -Djdk.attach.allowAttachSelf=false"
+#: MAVEN_OPTS of the runner's Maven (the hidden test run's), whose console and reports decide the verdicts: no attach
+#: mechanism, and no signal handling of the JVM's own (`-Xrs`). Red team round 19, from a process of the test JVM
+#: (same uid): a `.attach_pid<pid>` file and a SIGQUIT made Maven open its attach socket and load an agent that
+#: rewrote its output (15/15 for 1/15); a SIGQUIT every 2 ms made Maven print thread dumps after its final summary
+#: until the console's kept tail held none, and the test's own fake summary in the head counted (15/15). With
+#: `-Xrs` a SIGQUIT ends Maven instead (its run is not believed); the test JVM's Landlock domain also refuses it
+#: signals to Maven where the kernel can (core.engine.jvm_domain).
+RUNNER_MAVEN_OPTS = "-XX:+DisableAttachMechanism -Xrs"
 def clean_log(text: str) -> str:
     """Drop terminal colour codes from a log shown to submitters."""
     return _ANSI.sub("", text)
@@ -761,7 +769,7 @@ class TaskRun:
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).
         jvm = self.work.root / "jvm"
-        return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo", env={},
+        return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo", env={"MAVEN_OPTS": RUNNER_MAVEN_OPTS},
                       timeout=max(1.0, deadline - time.monotonic()),
                       mounts=[Mount(self.work.runner, True), Mount(self.test_repo),
                               *([Mount(jvm)] if jvm.is_dir() else [])])
@@ -919,6 +927,14 @@ _SUREFIRE_TOTAL = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+),
                              re.M)
 #: What process_io.CappedReader writes where it dropped the middle of a long output.
 _CAPPED_MARK = re.compile(r"^\[\.\.\. \d+ bytes of output dropped", re.M)
+
+
+def _summary_totals(console: str) -> list[tuple[str, ...]]:
+    """The run summaries ("Tests run: N, Failures: ...") of Maven's console where Maven's own final one must be: in
+    the kept tail, after the last place the capped console dropped its middle (its head holds what the test JVM
+    printed first, which may be a fake summary: red team round 19)."""
+    marks = list(_CAPPED_MARK.finditer(console))
+    return _SUREFIRE_TOTAL.findall(console[marks[-1].end():] if marks else console)
 #: pytest's last line: "2 failed, 3 passed, 1 skipped, 1 error in 0.52s" (words counted: each is one case).
 _PYTEST_SUMMARY = re.compile(r"^=*\s*(\d+ \w+(?:, \d+ \w+)*) in [\d.]+s", re.M)
 _PYTEST_CASES = ("passed", "failed", "skipped", "error", "errors", "xfailed", "xpassed")
@@ -940,7 +956,7 @@ def surefire_disagreement(console: str, junit: JUnitResult, *, classes: frozense
         if not_passed > failing.get(match.group(5), 0):
             return (f"surefire printed {not_passed} cases of {_class_shown(match.group(5), classes)} that did not "
                     f"pass, its report holds {failing.get(match.group(5), 0)}: the report was altered during the run")
-    totals = _SUREFIRE_TOTAL.findall(console)
+    totals = _summary_totals(console)
     if totals:
         not_passed = sum(int(n) for n in totals[-1][1:])
         if not_passed > sum(failing.values()):
@@ -974,7 +990,7 @@ def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, 
     `maven.test.failure.ignore` and a pom may not unset it, so failing tests exit 0 too; a crashed or killed
     fork, or a killed Maven, does not), printed the run's final summary, and printed a "Tests run: ... -- in <class>"
     line for every class of the reports (a console capped in the middle is excused the lines it dropped: the final
-    summary, always in its tail, still bounds the passes). Red team round 12: the in-process application wrote every
+    summary, which must then be in its tail, `_summary_totals`, still bounds the passes). Red team round 12: the in-process application wrote every
     report itself and SIGKILLed Maven before it printed anything of the hidden class, 15/15 for a service with no
     route. Lines printed while the test JVM runs may be its own (it can print anything), so a run that did not end
     normally is not believed even where its console agrees. Tampered: the reports hold fewer cases that did not pass
@@ -991,7 +1007,7 @@ def surefire_check(console: str, junit: JUnitResult, *, returncode: int | None, 
         passed_per_line[name] = min(passed_per_line.get(name, passes), passes)  # the worst line of a class counts
     reported = Counter(c.classname for c in junit.cases)
     passed = Counter(c.classname for c in junit.cases if c.status is Status.PASSED)
-    totals = _SUREFIRE_TOTAL.findall(console)
+    totals = _summary_totals(console)
     capped = bool(_CAPPED_MARK.search(console))
     tampered = disagreement
     for name in sorted(passed):
@@ -1034,7 +1050,7 @@ def run_case_bound(console: str, *, java: bool) -> int | None:
     surefire's "Tests run: N, ..." total; pytest's "2 failed, 3 passed ... in 0.5s" line summed. None when there is
     no such line. A run may raise N to this many cases, less the sentinels', never beyond."""
     if java:
-        totals = _SUREFIRE_TOTAL.findall(console)
+        totals = _summary_totals(console)
         return int(totals[-1][0]) if totals else None
     lines = _PYTEST_SUMMARY.findall(console)
     return sum(int(n) for n, word in (part.split() for part in lines[-1].split(", ")) if word in _PYTEST_CASES) \

@@ -302,6 +302,31 @@ def test_the_test_jvms_launcher_keeps_it_out_of_the_memory_of_the_process_that_s
     assert jvm_domain.available()
 
 
+SIGNAL_PARENT = "import os, signal\ntry:\n    os.kill(os.getppid(), signal.SIGCONT)\n    print('signalled')\n" \
+    "except OSError as exc:\n    print('refused', exc.errno)\n"
+
+
+def test_the_test_jvms_launcher_keeps_it_from_signalling_the_process_that_started_it(bwrap_backend, open_box,
+                                                                                     tmp_path):
+    """Red team round 19: a process the test JVM started sent Maven SIGQUIT every 2 ms, until Maven's thread dumps
+    had pushed its final summary out of the console's kept tail (15/15 for 1/15). In the launcher's Landlock domain
+    (signals scoped, Landlock ABI 6 or later: this kernel's) no signal leaves the domain; without it, it can."""
+    import ctypes
+
+    from core.engine import jvm_domain
+
+    assert ctypes.CDLL(None).syscall(444, None, 0, 1) >= 6, "this kernel's Landlock cannot scope signals"
+    sandbox, work, _ = open_box(bwrap_backend)
+    launcher = jvm_domain.make_launcher(tmp_path / "jvm", java="/usr/bin/python3")
+    (work / "child.py").write_text(SIGNAL_PARENT)
+    script = (f"import subprocess\nfor argv in (['{launcher}', '{work}/child.py'], ['/usr/bin/python3', "
+              f"'{work}/child.py']):\n    subprocess.run(argv)\n")
+    result = sandbox.run(["/usr/bin/python3", "-c", script], role=Role.RUNNER, cwd=work, env={}, timeout=30,
+                         mounts=[Mount(work), Mount(tmp_path / "jvm")])
+
+    assert result.output.split("\n")[:2] == ["refused 1", "signalled"], result.output
+
+
 def test_no_jvm_of_the_sandbox_lets_a_process_of_its_uid_into_its_memory(bwrap_backend, open_box):
     """Red team round 17 on kernels without Landlock: every `java` of the sandbox is an exec-only copy
     (core/sandbox/exec_only.py), so the JVM is not dumpable and a child of the same uid cannot open its memory; the

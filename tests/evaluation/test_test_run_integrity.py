@@ -718,6 +718,27 @@ def test_a_complete_surefire_run_is_believed_and_a_crashed_one_is_not(tmp_path):
                                        timed_out=False).tampered
 
 
+def test_a_summary_the_tests_printed_in_a_capped_consoles_head_counts_for_nothing(tmp_path):
+    """Red team round 19 (java-sigquit-flood): the test printed a fake final summary and its own class line, then
+    40 KB of filler, so Maven's real lines fell into the dropped middle; thread dumps of Maven after its real summary
+    filled the kept tail. Maven's own summary must be in the tail: here there is none, so the run is not believed."""
+    from core.engine.runner import surefire_check
+
+    three = _junit_of(tmp_path, SENTINEL_CASES + _api_cases(3))
+    head = ("Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s -- in com.example.ApiTest\n"
+            "Tests run: 6, Failures: 1, Errors: 0, Skipped: 1\n" + "filler\n" * 10)
+    tail = '"main" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition\n' * 20
+    console = head + "[... 900000 bytes of output dropped (64 KiB cap: first and last 32 KiB kept) ...]\n" + tail
+
+    check = surefire_check(console, three, returncode=0, timed_out=False)
+
+    assert "printed no summary" in check.not_believed, check
+    # the same head and Maven's real summary in the tail: the tail's summary bounds the passes
+    real = tail + "[INFO] Results:\n[ERROR] Tests run: 6, Failures: 3, Errors: 0, Skipped: 1\n[INFO] BUILD SUCCESS\n"
+    bounded = surefire_check(console.replace(tail, real), three, returncode=0, timed_out=False)
+    assert bounded.tampered and "reports were altered" in bounded.tampered
+
+
 def _task_run(tmp_path, *, language: str, tests: dict[str, str], total: int):
     from core.engine.runner import TaskRun
     from core.engine.spec import TaskSpec

@@ -217,6 +217,36 @@ def test_an_application_that_lies_in_its_own_process_changes_no_verdict(tmp_path
                         "test_membership": Status.FAILED, "test_length": Status.FAILED}
 
 
+SWALLOWING = SHOP + """
+class Session:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc_info):
+        return True  # would swallow any exception of the block
+
+def session():
+    return Session()
+"""
+
+
+def test_an_application_context_manager_cannot_swallow_a_failed_assert(tmp_path):
+    """Red team round 19: the application side's `__exit__` returned True and a failed assert inside `with` passed.
+    The application's context manager is closed, but the verdict side never lets it swallow the test's exception."""
+    statuses = _run(tmp_path, """
+        import shop
+
+        def test_inside_with():
+            with shop.session():
+                assert 1 == 2
+
+        def test_exits_cleanly():
+            with shop.session() as s:
+                assert s is not None
+    """, shop=SWALLOWING)
+
+    assert statuses == {"test_inside_with": Status.FAILED, "test_exits_cleanly": Status.PASSED}
+
+
 def test_an_application_side_that_dies_fails_the_tests_without_hanging(tmp_path):
     statuses = _run(tmp_path, """
         def test_one(store):
