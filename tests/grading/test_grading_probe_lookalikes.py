@@ -4,9 +4,10 @@ service knowing no route cannot tell the endpoint's own request from its look-al
 from __future__ import annotations
 
 import re
+import time
 
 from core.grading.paths import Endpoint
-from core.grading.probe import UNKNOWN_PATHS, _lookalike_paths, probe_endpoints
+from core.grading.probe import UNKNOWN_PATHS, Reason, _lookalike_paths, probe_endpoints
 
 E = Endpoint.of
 NEAR_PLURALS = ("albums", "alerts", "audits", "badges", "banks", "boards", "books")  # 4 to 6 letters, plurals
@@ -102,3 +103,18 @@ def test_lookalikes_keep_the_case_of_each_word():
         for concrete, style in (("/api/TODOS", r"[A-Z]+"), ("/api/planA", r"[a-z]+[A-Z][a-z]*"),
                                 ("/api/userProfiles", r"[a-z]+[A-Z][a-z]+")):
             assert all(re.fullmatch(style, word) for word in new_words(lookalikes, concrete)), lookalikes[concrete]
+
+
+def test_a_stall_past_a_timeout_under_the_budgets_floor_still_earns_nothing(serve):
+    """With a budget, each request gets at least 0.05 s of it; a smaller `timeout` is then httpx's own limit, which
+    ends the request first: an endpoint that sends no status in time is still not implemented."""
+    def handler(method, path, body):
+        if path == "/api/slow":
+            time.sleep(0.5)
+        return 404, "text/plain", b"no"
+    server = serve(handler)
+    result = probe_endpoints(base_url=server.base_url, endpoints=[E("GET", "/api/slow")], timeout=0.04, budget=10)
+    o = result.observations[E("GET", "/api/slow")]
+    # ENDPOINT_ERROR; FINGERPRINT_TIMEOUT when a loaded machine kept a look-alike's 404 past 0.04 s
+    assert (o.implemented, o.endpoint_status) == (False, None)
+    assert o.reason in (Reason.ENDPOINT_ERROR, Reason.FINGERPRINT_TIMEOUT)
