@@ -468,9 +468,10 @@ def _prefix(members: list[_Member], task_names: frozenset[str]) -> tuple[str, tu
         raise ArchiveError("The archive is empty. It must hold one folder per task.")
     tops = _top_folders(members, "")
     root_files = [m.name for m in members if "/" not in m.name and not m.is_dir]
-    if not tops:
+    if not tops:  # the example is a task of the split the upload is for: its first by name
+        example = min(task_names) if task_names else "<task name>"
         raise ArchiveError("The archive holds files but no task folder. Put each task's repository in a "
-                           "folder named exactly as the task (e.g. TodoList/start.sh).")
+                           f"folder named exactly as the task (e.g. {example}/start.sh).")
     lower = {n.lower() for n in task_names}
     if len(tops) == 1 and not root_files and tops[0].lower() not in lower:
         inner = tuple(_top_folders(members, tops[0]))

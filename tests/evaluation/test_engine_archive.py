@@ -703,7 +703,7 @@ def test_a_lone_folder_beside_root_files_is_not_a_wrapper(tmp_path):
 @pytest.mark.parametrize("entries, message", [
     ([], "The archive is empty. It must hold one folder per task."),
     ([("start.sh", b"x")], "The archive holds files but no task folder. Put each task's repository in a folder named "
-                           "exactly as the task (e.g. TodoList/start.sh)."),
+                           "exactly as the task (e.g. Notes/start.sh)."),  # the first task by name
     # A file that is also the first folder of another path, with no folder entry (`range(1, ...)` made 2).
     ([("TodoList/app", b"a file"), ("TodoList/app/x/main.py", b"inside"), ("Notes", b"a file"), ("Notes/y", b"z")],
      "The archive holds 'Notes' both as a file and as a folder; rename one of them and create the archive again."),

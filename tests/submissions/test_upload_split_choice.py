@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from catalog.models import Split
 from catalog.services import system_create, team_for_user
 from submissions.models import Submission
+from tests.factories import zip_bytes
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -79,6 +80,19 @@ def test_without_a_chosen_split_the_upload_goes_to_the_default_one(uploader, cli
     upload = SimpleUploadedFile("a.zip", demo_zip("agent-alpha"), content_type="application/zip")
     assert client.post("/submit/", {"system": uploader.pk, "archive": upload}).status_code == 302
     assert Submission.objects.get().split == splits[0]
+
+
+def test_an_archive_without_task_folders_is_told_a_task_of_its_own_split(uploader, client, splits):
+    # TodoList is not in `mini`: the example names mini's first task by name, not a task of another split.
+    _, mini, _ = splits
+    upload = SimpleUploadedFile("flat.zip", zip_bytes({"start.sh": b"echo\n"}), content_type="application/zip")
+    resp = client.post("/submit/", {"system": uploader.pk, "split": mini.pk, "archive": upload})
+    page = html.unescape(resp.content.decode())
+    first = mini.tasks.order_by("name").first().name
+    assert resp.status_code == 400 and first != "TodoList"
+    assert (f"The archive holds files but no task folder. Put each task's repository in a folder named exactly as "
+            f"the task (e.g. {first}/start.sh).") in page
+    assert "TodoList" not in page.split('id="upload-target"')[1]
 
 
 def test_the_readme_upload_example_names_the_benchmark_and_split():
