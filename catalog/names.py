@@ -136,7 +136,7 @@ DASH_LIKE = frozenset("ー一ㅡᅳˉـㄧ")
 #: Words of the badges the board draws beside a name (leaderboard.badges, the radar legend's "(reported)"): a
 #: name that only adds them to another ("Demo Agent Alpha (verified)") is compared as that name.
 DECORATIONS = ("reported by the authors", "reported", "verified by this site", "verified here", "verified",
-               "evaluated here", "oracle", "agent endpoint", "open source")
+               "evaluated here", "oracle", "partial", "agent endpoint", "open source")
 #: Unicode name of a Latin letter that is drawn as its base letter with a stroke, hook, curl, ... (which NFD does not
 #: decompose) or without its dot, and of a digraph drawn as its two letters.
 _LATIN_LETTER = re.compile(r"LATIN (?:(?:SMALL|CAPITAL) LETTER|LETTER SMALL CAPITAL) (?:DOTLESS |BARRED )?([A-Z])"

@@ -2,6 +2,8 @@
 sentence its tooltip shows (docs/scoring.md "Badges").
 
 - `verified`: evaluated by this site (the run's evaluator, backend and isolation), as opposed to
+- `partial`: the submission held only some of the split's tasks (queued with tasks missing): the others score 0 in
+  every mean, and the tooltip says how many it held;
 - `reported`: published by the benchmark's authors with their own scripts, not evaluated here;
 - `open-source`: the team gave the public repository of the system's code (linked);
 - `agent-endpoint`: the repositories were generated here, by calling the system's agent with each hidden README
@@ -22,9 +24,9 @@ from evaluation.models import EvaluationRun
 from submissions.models import Submission
 
 #: Every badge key, in the order rows show them.
-KEYS = ("oracle", "verified", "reported", "agent-endpoint", "open-source")
+KEYS = ("oracle", "verified", "partial", "reported", "agent-endpoint", "open-source")
 #: The label each badge shows (names are compared without them at their end: catalog.names.DECORATIONS).
-LABELS = {"oracle": "oracle", "verified": "verified", "reported": "reported by the authors",
+LABELS = {"oracle": "oracle", "verified": "verified", "partial": "partial", "reported": "reported by the authors",
           "agent-endpoint": "agent endpoint", "open-source": "open source"}
 
 
@@ -54,6 +56,9 @@ def run_badges(run: EvaluationRun) -> list[Badge]:
     badges.append(Badge("verified", LABELS["verified"], f"verified by this site: evaluated here against the hidden "
                                                         f"tests (evaluator {run.evaluator_version or 'unknown'}, "
                                                         f"{sandbox})"))
+    partial = _partial_badge(run)
+    if partial is not None:
+        badges.append(partial)
     if submission.source == Submission.Source.ENDPOINT:
         badges.append(Badge("agent-endpoint", LABELS["agent-endpoint"], "generated here: the platform called the "
                                                                         "system's agent with each task's README "
@@ -62,6 +67,18 @@ def run_badges(run: EvaluationRun) -> list[Badge]:
         badges.append(Badge("open-source", LABELS["open-source"], f"open source: the code is at {system.source_url}",
                             system.source_url))
     return badges
+
+
+def _partial_badge(run: EvaluationRun) -> Badge | None:
+    """`partial` when the run's tasks include some whose folder was missing (outcome `missing`, from its stored
+    summary: no query), else None."""
+    summary = run.scores
+    overall = summary.overall if summary is not None else {}
+    missing, tasks = (overall.get("outcomes") or {}).get("missing", 0), overall.get("tasks", 0)
+    if not missing:
+        return None
+    return Badge("partial", LABELS["partial"], f"partial: {tasks - missing} of {tasks} tasks submitted; the "
+                                               f"{missing} missing score 0 in every mean")
 
 
 def reported_badges(result: ReportedResult) -> list[Badge]:

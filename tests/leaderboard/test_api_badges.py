@@ -68,7 +68,8 @@ def test_each_api_row_has_the_badges_of_its_page_row_and_of_its_export_row(board
     assert set(rows) == {"Strong", "Plain", "Paper Bot"}
     assert rows["Strong"]["badges"] == ["verified", "agent-endpoint", "open-source"]
     assert rows["Strong"]["source_url"] == "https://github.com/example/strong"
-    assert rows["Plain"]["badges"] == ["verified"] and rows["Plain"]["source_url"] == ""
+    # Plain's archive held TodoList only: the other tasks are missing (scored 0), and the row says so
+    assert rows["Plain"]["badges"] == ["verified", "partial"] and rows["Plain"]["source_url"] == ""
     assert rows["Paper Bot"]["origin"] == "reported" and rows["Paper Bot"]["badges"] == ["reported"]
     assert rows["Paper Bot"]["source_url"] == "https://example.org/results"  # what its badge links to
     for name in ("Strong", "Plain"):  # evaluated here: the same as the page's row and board.json's
@@ -90,12 +91,25 @@ def test_the_cached_answer_has_the_badges_and_a_changed_badge_shows_at_once(boar
         again = client.get(URL)
     assert len(ctx.captured_queries) == 1  # the board version: answered by leaderboard.page_cache
     assert again.content == first.content
-    assert {r["system"]: r["badges"] for r in again.json()["rows"]}["Plain"] == ["verified"]
+    assert {r["system"]: r["badges"] for r in again.json()["rows"]}["Plain"] == ["verified", "partial"]
 
     plain = System.objects.get(name="Plain")
     plain.source_url = "https://github.com/example/plain"
     plain.save()  # a system's save bumps the board version
     rows = {r["system"]: r for r in client.get(URL).json()["rows"]}
-    assert rows["Plain"]["badges"] == ["verified", "open-source"]
+    assert rows["Plain"]["badges"] == ["verified", "partial", "open-source"]
     assert rows["Plain"]["source_url"] == "https://github.com/example/plain"
-    assert _page_badges(client, "python")[0]["Plain"] == ["verified", "open-source"]
+    assert _page_badges(client, "python")[0]["Plain"] == ["verified", "partial", "open-source"]
+
+
+def test_a_partial_submissions_row_says_how_many_tasks_it_held(board, client):
+    """A fresh-user pass: a 1-task upload queued with the others missing went to #1 of the public board with
+    nothing saying it held one task. Its row has the `partial` badge, whose tooltip counts the tasks."""
+    from catalog.models import Split
+
+    tasks = Split.objects.get(pk=board.pk).tasks.count()
+    page = client.get("/?language=overall").content.decode()
+    plain = next(row for row in re.findall(r"<tr>(.*?)</tr>", page, flags=re.S) if ">Plain<" in row)
+    assert f"partial: 1 of {tasks} tasks submitted; the {tasks - 1} missing score 0 in every mean" in plain
+    strong = next(row for row in re.findall(r"<tr>(.*?)</tr>", page, flags=re.S) if ">Strong<" in row)
+    assert "rowbadge-partial" not in strong  # every task of the split
