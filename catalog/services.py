@@ -408,6 +408,8 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
     rates of invitations received or sent (`_invitation_rate_check`)."""
     _member_check(team, by)
     who = (who or "").strip()
+    if not who:
+        raise TeamError("Give the user name or verified e-mail address of the account to invite.")
     if "@" in who:
         invitee = User.objects.filter(email__iexact=who, is_active=True).first()
         missing = (f"No account has verified the address {who!r}: ask them to sign up, verify their address, "

@@ -132,7 +132,9 @@ def _invitations(rows, view, request):
 class InviteInputSerializer(serializers.Serializer):
     """POST /api/v1/teams/{id}/invitations/."""
 
-    user = serializers.CharField(max_length=254, help_text="the user name, or the account's verified e-mail address")
+    # blank or absent: the service answers what to give (the page's form and the API say the same)
+    user = serializers.CharField(max_length=254, required=False, allow_blank=True, default="",
+                                 help_text="the user name, or the account's verified e-mail address")
 
 
 class TeamInvitationsApi(APIView):

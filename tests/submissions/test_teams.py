@@ -82,6 +82,27 @@ def test_a_bad_invitation_says_why(people, who, why):
     assert not TeamInvitation.objects.exists()
 
 
+EMPTY_NAME = "Give the user name or verified e-mail address of the account to invite."
+
+
+@pytest.mark.parametrize("body", [{"user": ""}, {"user": "   "}, {}], ids=["empty", "blank", "absent"])
+def test_an_invitation_without_a_name_says_what_to_give_in_the_api(people, body):
+    alice = people["alice"]
+    team = team_for_user(user=alice[0])
+    resp = alice[1].post(f"/api/v1/teams/{team.pk}/invitations/", body, format="json")
+    assert (resp.status_code, resp.json()["detail"]) == (400, EMPTY_NAME)
+    assert not TeamInvitation.objects.exists()
+
+
+def test_an_invitation_without_a_name_says_what_to_give_on_the_page(people, client):
+    alice = people["alice"]
+    team = team_for_user(user=alice[0])
+    client.force_login(alice[0])
+    page = client.post(f"/teams/{team.pk}/invite/", {"user": "  "}, follow=True).content.decode()
+    assert EMPTY_NAME in page and "No account is named" not in page
+    assert not TeamInvitation.objects.exists()
+
+
 def test_only_members_invite_and_only_the_invitee_accepts(people):
     alice, bob, mallory = people["alice"], people["bob"], people["mallory"]
     team = team_for_user(user=alice[0])
