@@ -310,6 +310,13 @@ def archive_limits() -> ArchiveLimits:
                          max_bytes=settings.SUBMISSION_MAX_EXTRACTED_BYTES, max_ratio=settings.SUBMISSION_MAX_RATIO)
 
 
+def withdraw_permission_check(*, submission: Submission, user: User) -> None:
+    """Raise PermissionError unless `user` may withdraw `submission` (a member of its team, or an admin): checked
+    before anything else about the request, so another team is told 403 whatever it sent."""
+    if not (user_in_team(user=user, team=submission.system.team) or getattr(user, "is_staff", False)):
+        raise PermissionError("only the submission's team can withdraw it")
+
+
 def submission_withdraw(*, submission: Submission, user: User, reason: str) -> Submission:
     """Withdraw a finished public submission from the public board, for a member of its team or an admin. It stays
     stored (private: its team and the admins still see it) with who withdrew it, when and why; the board then
@@ -318,8 +325,7 @@ def submission_withdraw(*, submission: Submission, user: User, reason: str) -> S
     Raises PermissionError for anyone else, SubmissionError when `reason` is blank or over 500 characters, and
     SubmissionStateError when the submission is not finished, not public or already withdrawn.
     """
-    if not (user_in_team(user=user, team=submission.system.team) or getattr(user, "is_staff", False)):
-        raise PermissionError("only the submission's team can withdraw it")
+    withdraw_permission_check(submission=submission, user=user)
     reason = (reason or "").strip()
     if not reason:
         raise SubmissionError("Say why the submission is withdrawn (kept with it for the admins).")

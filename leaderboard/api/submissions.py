@@ -26,7 +26,7 @@ from submissions.models import GenerationCall, Submission
 from catalog.selectors import system_by_ref, user_in_team
 from submissions.selectors import submission_archive, submission_get, submissions_visible
 from evaluation.services import submission_cancel, submission_create
-from submissions.services import submission_withdraw, upload_size_check
+from submissions.services import submission_withdraw, upload_size_check, withdraw_permission_check
 from submissions.quota import quota_status
 
 
@@ -443,6 +443,7 @@ class SubmissionWithdrawApi(APIView):
         the system by its previous public run, if any. 409 when it is not finished, not public or already
         withdrawn."""
         submission = _visible(request, pk)
+        withdraw_permission_check(submission=submission, user=request.user)  # 403 before the body's 400
         ser = WithdrawInputSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         submission_withdraw(submission=submission, user=request.user, reason=ser.validated_data["reason"])

@@ -178,6 +178,21 @@ def test_withdraw_needs_a_reason_and_a_finished_public_submission(alice, demo_sp
     assert done.withdrawn_reason == "first"
 
 
+@pytest.mark.parametrize("body", [{}, {"reason": ""}, {"reason": "x" * 501}, {"reason": "not yours"}],
+                         ids=["no-reason", "empty-reason", "long-reason", "reason"])
+def test_withdrawing_another_teams_submission_is_403_whatever_the_body(make_user, demo_split, body):
+    done = finished_submission(split=demo_split, system_name="Board Agent", scores={})
+    _, token = make_user("mallory")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+
+    resp = api.post(f"/api/v1/submissions/{done.pk}/withdraw/", body, format="json")
+
+    assert (resp.status_code, resp.json()) == (403, {"detail": "only the submission's team can withdraw it"})
+    done.refresh_from_db()
+    assert done.is_public and done.withdrawn_at is None
+
+
 def test_the_status_page_withdraws_with_a_reason(alice, demo_split, client):
     user, _ = alice
     done = finished_submission(split=demo_split, system_name="Board Agent", scores={}, team=team_for_user(user=user))
