@@ -286,6 +286,11 @@ def _lookalike_paths(concretes: list[str], vocabulary: tuple[str, ...]) -> dict[
                     used.update({word, *(t.lower() for t in _TOKENS.findall(word) if t.isalpha())})
                 if len(made) == UNKNOWN_PATHS:
                     break
+            while len(made) < UNKNOWN_PATHS:  # words of its length ran out (a dozen one-letter segments): longer
+                word = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(len(segment) + 3))
+                if word not in used and word not in split_words:
+                    made.append(word)
+                    used.add(word)
             alternatives[segment] = tuple(made)
         return alternatives[segment]
 

@@ -42,6 +42,17 @@ def test_without_a_vocabulary_the_word_in_front_is_six_to_eight_random_letters()
     assert lengths == {6, 7, 8}
 
 
+def test_a_dozen_one_letter_paths_without_a_vocabulary_still_get_their_lookalikes():
+    """The mutation pass of issue 16: one-letter look-alikes ran out before UNKNOWN_PATHS were found for each of
+    `/a` ... `/l`, and the probe raised IndexError. Longer random words fill in."""
+    concretes = [f"/{letter}" for letter in "abcdefghijkl"]
+    for _ in range(5):
+        found = _lookalike_paths(concretes, ())
+        assert all(len(found[c]) == UNKNOWN_PATHS for c in concretes)
+        words = [path for c in concretes for path, *_ in found[c]]
+        assert len(set(words)) == len(words) and not set(words) & set(concretes)
+
+
 def test_lookalikes_keep_the_digits_of_a_segment_as_as_many_random_digits():
     for _ in range(20):
         for word in new_words(_lookalike_paths(["/api/reports2024"], ()), "/api/reports2024"):
