@@ -16,6 +16,7 @@
     withPlotly(function () {
       const fig = JSON.parse(document.getElementById(box.dataset.figureId).textContent);
       if (template && !fig.layout.template) fig.layout.template = template;
+      if (window.rgFitFigure) window.rgFitFigure(box, fig);  // narrow screens (static/js/figures.js)
       Plotly.newPlot(box, fig.data, fig.layout, {displaylogo: false, responsive: true});
     });
   }

@@ -122,7 +122,7 @@ def test_the_submission_page_shows_the_scores_to_all_logs_to_the_team_and_test_n
     page = _client(users.get(viewer)).get(f"/submissions/{submission.pk}/").content.decode()
 
     card = page[page.index('<div class="card" id="task-TodoList">'):]
-    card = card[:card.index("</div>")]
+    card = card[:card.index("</div>", card.index("</table></div>") + len("</table></div>"))]  # its table is wrapped
     assert '<span class="badge tests_failed">tests_failed</span>' in card and f"<p>{DETAIL}</p>" in card
     assert "<td><code>GET /health</code></td><td>yes</td><td>probe</td>" in card  # AC with its evidence
     assert ('<td class="t-tests">1/2</td><td class="t-pass">50.0%</td>\n<td class="t-durations">1.5 / 0.25 / 2.0'
