@@ -38,7 +38,9 @@ def system_has_ranked_submission(*, system: System) -> bool:
         Q(is_public=True) | Q(withdrawn_at__isnull=False)).exists()
 
 
-def _check_member(system: System, user: User) -> None:
+def system_member_check(system: System, user: User) -> None:
+    """Raise PermissionError unless `user` is a member of the system's team or an admin (checked before anything
+    about a request to change the system, so another team is told 403 whatever it sent)."""
     if not (user_in_team(user=user, team=system.team) or getattr(user, "is_staff", False)):
         raise PermissionError(f"the system {system.name!r} belongs to another team")
 
@@ -51,7 +53,7 @@ def system_update(*, system: System, user: User, **fields) -> System:
     field other than URL and description of a system with a ranked submission, or a switch to a type only staff
     may give (catalog.services.system_type_problem: the oracle's `reference`).
     """
-    _check_member(system, user)
+    system_member_check(system, user)
     unknown = set(fields) - set(EDITABLE)
     if unknown:
         raise ValidationError({name: "This field cannot be changed." for name in sorted(unknown)})
@@ -83,7 +85,7 @@ def system_delete(*, system: System, user: User) -> None:
     Runs under the team's lock (the one every new submission's quota check holds: submissions.services.quota_check),
     so an upload made at the same moment either comes first, and the system keeps it, or is refused.
     """
-    _check_member(system, user)
+    system_member_check(system, user)
     with transaction.atomic():
         team_lock(system.team_id)
         if not System.objects.filter(pk=system.pk).exists():

@@ -19,7 +19,7 @@ from leaderboard.research import SORT_KEYS, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
 from catalog.selectors import system_by_ref
 from catalog.services import system_create, system_type_problem, team_for_user
-from submissions.systems import system_delete, system_has_ranked_submission, system_update
+from submissions.systems import system_delete, system_has_ranked_submission, system_member_check, system_update
 from leaderboard.api.pagination import ApiPagination, paginated_response
 from leaderboard.badges import KEYS as BADGE_KEYS
 from leaderboard.badges import badge_keys, row_badges
@@ -625,6 +625,7 @@ class SystemDetailApi(APIView):
         """Change fields of your team's system. A system with a ranked submission may change only its url,
         source_url and description (400 naming the field otherwise)."""
         system = self._system(ref)
+        system_member_check(system, request.user)  # another team's system: 403 before the body's 400
         ser = SystemUpdateSerializer(data=request.data, partial=True,
                                      context={"request": request, "system": system})
         ser.is_valid(raise_exception=True)

@@ -193,6 +193,22 @@ def test_withdrawing_another_teams_submission_is_403_whatever_the_body(make_user
     assert done.is_public and done.withdrawn_at is None
 
 
+@pytest.mark.parametrize("body", [{"name": ""}, {"type": "nonsense"}, {"name": "Fine Name"}],
+                         ids=["blank-name", "bad-type", "good-name"])
+def test_editing_another_teams_system_is_403_whatever_the_body(alice, make_user, body):
+    user, _ = alice
+    system = system_create(team=team_for_user(user=user), name="Alice Agent")
+    _, token = make_user("mallory")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+
+    resp = api.patch(f"/api/v1/systems/{system.pk}/", body, format="json")
+
+    assert (resp.status_code, resp.json()) == (403, {"detail": "the system 'Alice Agent' belongs to another team"})
+    system.refresh_from_db()
+    assert (system.name, system.type) == ("Alice Agent", System._meta.get_field("type").default)
+
+
 def test_the_status_page_withdraws_with_a_reason(alice, demo_split, client):
     user, _ = alice
     done = finished_submission(split=demo_split, system_name="Board Agent", scores={}, team=team_for_user(user=user))
