@@ -1090,6 +1090,53 @@ def test_reports_forged_in_process_with_maven_killed_are_tampered(in_process, ba
     assert "printed no result" in result.detail
 
 
+#: java-sigquit-flood (red team round 19): the test JVM prints a fake final summary and 40 KB of filler (Maven's own
+#: line of the class falls into the console's dropped middle), writes a report of every test passed, and starts a
+#: shell that, once the test JVM has ended, puts that report in place and sends Maven SIGQUIT every 2 ms: Maven's
+#: thread dumps then filled the console's kept tail after its real summary, and the fake one counted (15/15 for 1/15).
+SIGQUIT_FLOOD = """package com.example.inventory;
+
+import java.nio.file.*;
+
+final class Attack {
+    static void run() throws Exception {
+        if (!Files.isDirectory(Paths.get("target", "test-classes"))) return;
+        String cls = "com.example.inventory.InProcessApiTest";
+        Path forged = Files.createTempFile("rg-forged", ".xml");
+        StringBuilder cases = new StringBuilder();
+        for (String name : new String[] {"isHealthy", "listsItems", "listsItemsAgain"})
+            cases.append("<testcase name=\\"" + name + "\\" classname=\\"" + cls + "\\" time=\\"0.01\\"/>");
+        Files.writeString(forged, "<testsuite name=\\"" + cls + "\\" tests=\\"3\\">" + cases + "</testsuite>");
+        long maven = ProcessHandle.allProcesses().filter(h -> {
+            try {  // /proc/<pid>/cmdline: ProcessHandle's commandLine() needs the exe link, refused for Maven
+                return new String(Files.readAllBytes(Paths.get("/proc/" + h.pid() + "/cmdline"))).contains("classworlds");
+            } catch (Exception e) { return false; }
+        }).findFirst().map(ProcessHandle::pid).orElse(0L);
+        if (maven == 0) return;
+        String report = Paths.get("target", "surefire-reports", "TEST-" + cls + ".xml").toAbsolutePath().toString();
+        new ProcessBuilder("sh", "-c", "while kill -0 " + ProcessHandle.current().pid() + " 2>/dev/null; do :; done; cp "
+            + forged + " " + report + "; while kill -QUIT " + maven + " 2>/dev/null; do :; done")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        System.out.println("Tests run: 6, Failures: 1, Errors: 0, Skipped: 1");
+        String filler = "x".repeat(999);
+        for (int i = 0; i < 40; i++) System.out.println(filler);
+    }
+}
+"""
+
+
+def test_maven_cannot_be_made_to_push_its_summary_out_of_the_kept_console(in_process, backend):
+    """Red team round 19: the runner's Maven ignores no signal of its own (-Xrs: a SIGQUIT ends it instead of
+    printing a thread dump), the test JVM's Landlock domain refuses it signals to Maven (local backend), and a
+    capped console's summary counts only from its tail: the forged report is `tampered` or not counted."""
+    spec, repo = in_process
+    _no_route_attack(repo, SIGQUIT_FLOOD)
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    assert result.tests_passed == 0 and result.outcome in ("tampered", "tests_failed"), result.detail
+
+
 @LOCAL_ONLY
 def test_test_bodies_redefined_by_an_agent_attached_in_process_are_run_as_written(in_process, backend):
     """The platform starts surefire's fork with -XX:+DisableAttachMechanism: no agent attaches to the test JVM, so
