@@ -282,23 +282,29 @@ OPEN_PARENT_MEMORY = "import os\ntry:\n    open(f'/proc/{os.getppid()}/mem', 'r+
     "except OSError as exc:\n    print('refused', exc.errno)\n"
 
 
-def test_the_test_jvms_launcher_keeps_it_out_of_the_memory_of_the_process_that_started_it(bwrap_backend, open_box,
-                                                                                          tmp_path):
-    """Red team round 17: a process the test JVM started opened Maven's /proc/<pid>/mem for writing (same uid, a
-    plain open the seccomp filter does not see) and overwrote its exit code path: 15/15 for 1/15. Started through
-    core.engine.jvm_domain's launcher (here with python in java's place), the child is in a Landlock domain of its
-    own and cannot; without it, it can."""
+def _child_lines(box, tmp_path, child: str) -> list[str]:
+    """The first two lines `child` (Python code) prints, run by a parent in the sandbox first through
+    core.engine.jvm_domain's launcher (python in java's place), then directly."""
     from core.engine import jvm_domain
 
-    sandbox, work, _ = open_box(bwrap_backend)
+    sandbox, work, _ = box
     launcher = jvm_domain.make_launcher(tmp_path / "jvm", java="/usr/bin/python3")
-    (work / "child.py").write_text(OPEN_PARENT_MEMORY)
+    (work / "child.py").write_text(child)
     script = (f"import subprocess\nfor argv in (['{launcher}', '{work}/child.py'], ['/usr/bin/python3', "
               f"'{work}/child.py']):\n    subprocess.run(argv)\n")
     result = sandbox.run(["/usr/bin/python3", "-c", script], role=Role.RUNNER, cwd=work, env={}, timeout=30,
                          mounts=[Mount(work), Mount(tmp_path / "jvm")])
+    return result.output.split("\n")[:2]
 
-    assert result.output.split("\n")[:2] == ["refused 13", "opened"], result.output
+
+def test_the_test_jvms_launcher_keeps_it_out_of_the_memory_of_the_process_that_started_it(bwrap_backend, open_box,
+                                                                                          tmp_path):
+    """Red team round 17: a process the test JVM started opened Maven's /proc/<pid>/mem for writing (same uid, a
+    plain open the seccomp filter does not see) and overwrote its exit code path: 15/15 for 1/15. Started through
+    core.engine.jvm_domain's launcher, the child is in a Landlock domain of its own and cannot; without it, it can."""
+    from core.engine import jvm_domain
+
+    assert _child_lines(open_box(bwrap_backend), tmp_path, OPEN_PARENT_MEMORY) == ["refused 13", "opened"]
     assert jvm_domain.available()
 
 
@@ -313,18 +319,8 @@ def test_the_test_jvms_launcher_keeps_it_from_signalling_the_process_that_starte
     (signals scoped, Landlock ABI 6 or later: this kernel's) no signal leaves the domain; without it, it can."""
     import ctypes
 
-    from core.engine import jvm_domain
-
     assert ctypes.CDLL(None).syscall(444, None, 0, 1) >= 6, "this kernel's Landlock cannot scope signals"
-    sandbox, work, _ = open_box(bwrap_backend)
-    launcher = jvm_domain.make_launcher(tmp_path / "jvm", java="/usr/bin/python3")
-    (work / "child.py").write_text(SIGNAL_PARENT)
-    script = (f"import subprocess\nfor argv in (['{launcher}', '{work}/child.py'], ['/usr/bin/python3', "
-              f"'{work}/child.py']):\n    subprocess.run(argv)\n")
-    result = sandbox.run(["/usr/bin/python3", "-c", script], role=Role.RUNNER, cwd=work, env={}, timeout=30,
-                         mounts=[Mount(work), Mount(tmp_path / "jvm")])
-
-    assert result.output.split("\n")[:2] == ["refused 1", "signalled"], result.output
+    assert _child_lines(open_box(bwrap_backend), tmp_path, SIGNAL_PARENT) == ["refused 1", "signalled"]
 
 
 def test_no_jvm_of_the_sandbox_lets_a_process_of_its_uid_into_its_memory(bwrap_backend, open_box):
