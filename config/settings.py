@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "leaderboard.page_cache.CachedBoardPageMiddleware",  # a visitor's cached board page, before sessions and auth
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.http_methods.SlashRequiredMiddleware",  # a write to an address without its slash: 404, not a redirect
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "config.null_characters.RefuseNullCharactersInFormsMiddleware",  # after the CSRF check, which reads the form

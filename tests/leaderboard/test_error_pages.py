@@ -111,3 +111,17 @@ def test_a_403_is_one_warning_record_naming_method_path_and_user_without_a_trace
     assert f"POST /systems/{system.pk}/run/" in message and "intruder" in message and "\n" not in message
     django_handlers = logging.getLogger("django").handlers
     assert not django_handlers, django_handlers  # only the site's handlers (root) write django's records
+
+
+@pytest.mark.parametrize("path", ["/api/v1/auth/token", "/api/v1/systems", "/signup", "/accounts/login"])
+def test_a_write_to_an_address_without_its_slash_is_a_404_naming_the_right_one(client, db, settings, path):
+    """Break-it pass 10 of issue 13: with DEBUG on (`make run`), a POST to an address that lacks its trailing slash
+    was a 500 (Django's APPEND_SLASH RuntimeError); with DEBUG off, a redirect that lost the body."""
+    for debug in (True, False):
+        settings.DEBUG = debug
+        resp = client.post(path, {"username": "a", "password": "b"})
+        assert resp.status_code == 404, (debug, resp.status_code)
+        text = resp.content.decode()
+        assert f"POST to {path}/ (with its trailing slash)" in text
+        assert (resp["Content-Type"] == "application/json") is path.startswith("/api/")
+    assert client.get(path).status_code == 301  # a GET is still redirected (APPEND_SLASH)
