@@ -126,7 +126,20 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # Cyrillic "ҳ" (ha with descender) and Greek "χ" an "x"; the stretched "ʗ" a "c"; Thai fongman
                     # "๏" a ring, an "o"
                     "\u1963": "l", "\u0c79": "l", "\u0285": "l", "\u027f": "l", "\u0e40": "l", "\u04b3": "x",
-                    "\u03c7": "x", "\u0297": "c", "\u0e4f": "o"}
+                    "\u03c7": "x", "\u0297": "c", "\u0e4f": "o",
+                    # the tenth pass: the thorn is a "p" with an ascender ("Coþilot")
+                    "\u00fe": "p", "\u00de": "p"}
+#: Scripts (the first word of a letter's Unicode name) whose letters look nothing like Latin ones: a name may mix
+#: them with Latin letters ("Qwen 通义"); their few look-alikes are mapped to the Latin letter (confusables.txt,
+#: EXTRA_PROTOTYPES). `lookalike_letter` refuses, beside Latin letters, any other letter that is not read as a Latin
+#: letter.
+DISTINCT_SCRIPTS = frozenset({
+    "CJK", "HANGUL", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HALFWIDTH", "BOPOMOFO", "YI", "ARABIC", "HEBREW",
+    "SYRIAC", "THAANA", "DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL", "TELUGU", "KANNADA",
+    "MALAYALAM", "SINHALA", "THAI", "LAO", "TIBETAN", "MYANMAR", "KHMER", "ETHIOPIC", "MONGOLIAN"})
+#: Latin letters of living languages that no skeleton reads as another letter (eng, schwa, open o): the other Latin
+#: letters a skeleton keeps as they are (insular, broken, anglicana and IPA letters) are refused in names.
+COMMON_LATIN = frozenset("ŋŊəƏǝƎɔƆ")
 #: The Coptic block, whose small letters are its capitals drawn smaller (`_coptic_small_letters`).
 _COPTIC = (0x2C80, 0x2CFF)
 #: Characters drawn as a line between words that are letters, or that confusables.txt maps to a letter: dropped
@@ -311,7 +324,8 @@ def _stacked_marks_problem(text: str, what: str) -> str | None:
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be a system's or a team's name (a sentence saying what to change), or None when it can:
     blank, over MAX_LENGTH characters, holding a character `name_refused_character` refuses (the message names
-    it), only digits, or without any letter or digit once compared (an empty skeleton)."""
+    it), only digits, holding a letter that can pass for a Latin one (`lookalike_letter`), or without any letter or
+    digit once compared (an empty skeleton)."""
     if not name.strip():
         return "Give the system a name."
     if len(name) > MAX_LENGTH:
@@ -329,6 +343,11 @@ def name_problem(name: str) -> str | None:
     stacked = _stacked_marks_problem(name, "The name")
     if stacked:
         return stacked
+    odd = lookalike_letter(name)
+    if odd is not None:
+        label = unicodedata.name(odd, f"U+{ord(odd):04X}")
+        return (f"The name holds {odd!r} ({label}, U+{ord(odd):04X}), a letter that can pass for a Latin one on the "
+                "leaderboard: write the name with common letters, or in one script.")
     skeleton, badges_only = _compared(name)
     if not skeleton:
         return ("A name needs at least one letter or digit: punctuation, symbols and dashes alone read as the same "
@@ -340,6 +359,30 @@ def name_problem(name: str) -> str | None:
         return (f"The name is too long once its characters are spelled out (some, such as U+FDFA, stand for many "
                 f"letters): keep it under {MAX_SKELETON_LENGTH} letters that way.")
     return None
+
+
+def lookalike_letter(name: str) -> str | None:
+    """The first letter of `name` that can pass for a Latin letter without being read as one, or None: a Latin letter
+    its skeleton keeps as it is (`_bare_skeleton`), but for COMMON_LATIN ("Cʊrsor", "Cuꞃsor", "Copiꝇot"), and, in a
+    name that holds Latin letters, a letter of another script but DISTINCT_SCRIPTS that its skeleton keeps
+    ("Coҏilot", "Coϼilot", "MSᐨAgent", "RaceˍProbe": the tenth break-it pass of issue 13 found some 4,000 letters
+    with a stroke, tick, hook or descender, insular, broken or modifier forms that no table mapped). UTS #39's
+    mixed-script detection (section 5) in spirit, with the scripts read from the letters' Unicode names."""
+    letters = [char for char in name if unicodedata.category(char)[0] == "L"]
+    latin = any(_script(char) == "LATIN" for char in letters)
+    for char in letters:
+        if _bare_skeleton(char).isascii():
+            continue  # read as the Latin letters it looks like, or dropped
+        script = _script(char)
+        if (script == "LATIN" and char not in COMMON_LATIN) or (
+                latin and script != "LATIN" and script not in DISTINCT_SCRIPTS):
+            return char
+    return None
+
+
+def _script(char: str) -> str:
+    """The script of a letter as the first word of its Unicode name ("LATIN", "CYRILLIC", "MODIFIER", "CJK")."""
+    return unicodedata.name(char, "").split(" ", 1)[0]
 
 
 def system_name_problem(name: str) -> str | None:

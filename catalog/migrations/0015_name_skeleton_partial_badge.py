@@ -1,6 +1,7 @@
 """System and team skeletons recomputed (catalog.names.name_skeleton): "partial" joins the decorations names are
-compared without, as the board draws it as a badge ("Demo Agent Alpha partial" is "Demo Agent Alpha"). Two existing
-names that now look alike keep both rows, the later one's skeleton marked with its id."""
+compared without, as the board draws it as a badge ("Demo Agent Alpha partial" is "Demo Agent Alpha"), and the
+thorn reads as a "p" (the tenth break-it pass of issue 13: "Coþilot"). Two existing names that now look alike keep
+both rows, the later one's skeleton marked with its id."""
 import importlib
 
 from django.db import migrations

@@ -386,3 +386,32 @@ def test_the_eighth_passes_twin_of_a_ranked_system_is_refused_by_the_api_and_the
     resp = client.post("/systems/new/", {"name": "Dem\u17e0 Agent Alpha", "type": "agent"})
     assert resp.status_code == 400 and "would look the same" in html.unescape(resp.content.decode())
     assert list(System.objects.values_list("name", flat=True)) == ["Demo Agent Alpha"]
+
+
+#: The tenth break-it pass of issue 13: letters no table mapped, each accepted beside Latin letters and read as the
+#: Latin letter it stands for (Cyrillic, Greek, Armenian and Georgian letters with a tick, stroke or hook; insular,
+#: broken and anglicana Latin letters; modifier letters and syllabics drawn as a hyphen or an underscore).
+TENTH_PASS = ["Co\u048filot", "Co\u03fcilot", "Copi\ua747ot", "Cu\ua783sor", "C\u028arsor AI", "DeepCo\ua77ae",
+              "MS\u1428Agent", "Qwen\u1c7cagent", "MS\ua719Agent", "Antigravi\ua787y", "Meta\u1d79PT",
+              "Q\ua7c3en-Agent", "\u04ffeno Kite Heavy", "Xeno Kite \u0528eavy", "Xeno Kite \u056beavy",
+              "Xeno Kite \u10e9eavy", "Xeno \u04a1ite", "\uab54eno", "Heav\u0264", "Race\u02cdProbe\u02cd1"]
+
+
+@pytest.mark.parametrize("name", TENTH_PASS)
+def test_a_letter_that_passes_for_a_latin_one_is_refused_with_its_name(owner, client, name):
+    _, auth = owner
+    resp = client.post("/api/v1/systems/", {"name": name}, **auth)
+    assert resp.status_code == 400, resp.content
+    assert "a letter that can pass for a Latin one" in resp.json()["name"][0]
+    assert not System.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["Qwen 通义", "Café Ærø", "Straße Bot", "Помощник", "Łukasz", "Þór Agent",
+                                  "Ŋgoni", "ラーメン Bot", "한국 Agent", "عربي Bot"])
+def test_names_in_one_script_or_with_letters_unlike_latin_ones_are_accepted(owner, client, name):
+    _, auth = owner
+    assert client.post("/api/v1/systems/", {"name": name}, **auth).status_code == 201
+
+
+def test_the_thorn_reads_as_a_p():
+    assert name_skeleton("Co\u00feilot") == name_skeleton("Copilot")
