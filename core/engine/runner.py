@@ -15,6 +15,7 @@ import stat
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -750,8 +751,9 @@ class TaskRun:
         # the sources are checked intact, surefire.
         compiled = self._run_runner_maven(sb, [*base, "-q", test_pom.goal("maven-compiler-plugin", "testCompile")],
                                           deadline)
+        confirmed = functools.partial(self._platform_fault_confirmed, sb)
         if not compiled.ok:
-            self.not_believed = java_run_failure(compiled, compiling=True)
+            self.not_believed = java_run_failure(compiled, compiling=True, confirmed=confirmed)
             return compiled, []
         changed = self._hidden_sources_changed(copy / "src" / "test")
         if changed or reports.exists():
@@ -763,8 +765,31 @@ class TaskRun:
             raise _Stop("tampered", "the test run replaced its reports folder with a link")
         found = surefire_reports(reports)
         if not found and not result.timed_out:
-            self.not_believed = java_run_failure(result, compiling=False)
+            self.not_believed = java_run_failure(result, compiling=False, confirmed=confirmed)
         return result, found
+
+    def _platform_fault_confirmed(self, sb: TaskSandbox, claim: str) -> bool:
+        """Whether a platform fault the test run's console claims (`java_run_failure`) is real, checked where the
+        test JVM cannot reach: "launch", the test JVM's Landlock domain could not be made (the platform's own probe
+        launcher, starting /bin/true, fails in this sandbox too); "plugins", a pinned plugin or surefire provider is
+        missing (its folder is absent from the platform's Maven repository)."""
+        if claim == "launch":
+            if not (self.work.root / "jvm" / "bin" / "java").is_file():
+                return False  # no launcher started this test JVM: its refusal cannot have been printed
+            folder = self.work.root / "jvm-probe"
+            if not folder.is_dir():
+                jvm_domain.make_launcher(folder, java="/bin/true")
+                folder.chmod(0o755)
+            probe = sb.run([str(folder / "bin" / "java")], role=Role.RUNNER, cwd=self.work.runner, env={},
+                           timeout=30, mounts=[Mount(folder)])
+            return not probe.ok
+        repo = self.toolchain.maven_repo
+        version = test_pom.plugin_version("maven-surefire-plugin")
+        needed = [repo / "org/apache/maven/plugins/maven-surefire-plugin" / version,
+                  repo / "org/apache/maven/plugins/maven-compiler-plugin" / test_pom.plugin_version(
+                      "maven-compiler-plugin"),
+                  repo / "org/apache/maven/surefire/surefire-junit-platform" / version]
+        return not all(path.is_dir() for path in needed)
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).
@@ -892,18 +917,22 @@ _UNRESOLVED = re.compile(r"(?:could not be resolved|Could not resolve|Cannot acc
 _PLATFORM_ARTIFACT = re.compile(r"org\.apache\.maven\.(?:plugins:maven-(?:compiler|surefire)-plugin|surefire:)")
 
 
-def java_run_failure(result: ExecResult, *, compiling: bool) -> str:
+def java_run_failure(result: ExecResult, *, compiling: bool,
+                     confirmed: Callable[[str], bool] = lambda claim: True) -> str:
     """Why a Java test run's Maven (`result` of the platform's testCompile, `compiling`, or surefire goal) left no
     report, in fixed words shown to the team (never Maven's own lines: javac quotes the hidden tests): the hidden
     tests not compiling against the build's classes and class path, an artifact of the class path missing from the
     test run's repository, or the test JVM ending before the tests did (an application calling System.exit, a
-    crash). Raises SandboxError when what is missing is one of the platform's own plugins: a platform fault (retried),
-    never a score of 0 (a seeded demo run scored 0 of 15 with no word of why, issue 13's fresh-user pass)."""
+    crash). Raises SandboxError when the test JVM's Landlock domain could not be made or what is missing is one of
+    the platform's own plugins: a platform fault (retried), never a score of 0 (a seeded demo run scored 0 of 15 with
+    no word of why, issue 13's fresh-user pass). Such a fault is read from the console, where the test JVM may print
+    anything: `confirmed(claim)` ("launch" or "plugins") must confirm it outside the console first (red team round
+    20 printed the launcher's refusal, deleted its reports and halted: every bad run became an unscored retry)."""
     output = result.output
-    if jvm_domain.LAUNCH_REFUSED in output:
+    if jvm_domain.LAUNCH_REFUSED in output and confirmed("launch"):
         raise SandboxError(jvm_domain.LAUNCH_REFUSED)
     unresolved = _UNRESOLVED.search(output) is not None
-    if unresolved and _PLATFORM_ARTIFACT.search(output):
+    if unresolved and _PLATFORM_ARTIFACT.search(output) and confirmed("plugins"):
         raise SandboxError("the test run's Maven repository lacks one of the platform's pinned plugins or surefire "
                            "providers (scripts/bootstrap.sh seeds them)")
     code = f"Maven exited with {result.returncode}"

@@ -51,10 +51,10 @@ _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,199}")
 def goal(artifact: str, name: str) -> str:
     """The full key of one of PLUGINS' goals, e.g. goal("maven-surefire-plugin", "test") ->
     "org.apache.maven.plugins:maven-surefire-plugin:3.5.4:test". Raises KeyError for a plugin not in PLUGINS."""
-    return f"org.apache.maven.plugins:{artifact}:{_version(artifact)}:{name}"
+    return f"org.apache.maven.plugins:{artifact}:{plugin_version(artifact)}:{name}"
 
 
-def _version(artifact: str) -> str:
+def plugin_version(artifact: str) -> str:
     """The pinned version of PLUGINS' `artifact` (of group org.apache.maven.plugins). KeyError when not pinned."""
     return PLUGINS[f"org.apache.maven.plugins:{artifact}"]
 
@@ -262,7 +262,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
 def _plugin(artifact: str) -> str:
     """The opening of one pinned plugin's element, up to and including `<configuration>`."""
     return (f"      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n"
-            f"        <artifactId>{artifact}</artifactId>\n        <version>{_version(artifact)}</version>\n"
+            f"        <artifactId>{artifact}</artifactId>\n        <version>{plugin_version(artifact)}</version>\n"
             "        <configuration>")
 
 

@@ -33,6 +33,30 @@ def test_a_missing_platform_plugin_is_a_platform_fault():
         java_run_failure(_run(provider), compiling=False)
 
 
+def test_a_platform_fault_the_console_claims_counts_only_when_confirmed_outside_it():
+    """Red team round 20: the test JVM printed the launcher's refusal (or a missing plugin of the platform's),
+    deleted its reports and halted, and each bad run became an unscored retry. The claim is checked where the test
+    JVM cannot reach (TaskRun._platform_fault_confirmed); unconfirmed, the run is the submission's."""
+    from core.engine.jvm_domain import LAUNCH_REFUSED
+
+    asked = []
+
+    def refuted(claim: str) -> bool:
+        asked.append(claim)
+        return False
+
+    launch = f"{LAUNCH_REFUSED} Operation not permitted\n[ERROR] The forked VM terminated without properly saying goodbye."
+    assert java_run_failure(_run(launch), compiling=False, confirmed=refuted).startswith(
+        "the test JVM ended before the tests did")
+    plugin = ("[ERROR] Plugin org.apache.maven.plugins:maven-surefire-plugin:3.5.4 or one of its dependencies could "
+              "not be resolved: Cannot access central in offline mode")
+    assert java_run_failure(_run(plugin), compiling=False, confirmed=refuted).startswith(
+        "the test run could not resolve an artifact of the build's class path")
+    assert asked == ["launch", "plugins"]
+    with pytest.raises(SandboxError, match="Landlock"):
+        java_run_failure(_run(launch), compiling=False, confirmed=lambda claim: True)
+
+
 def test_an_artifact_of_the_builds_class_path_that_is_missing_is_the_submissions():
     output = ("[ERROR] Failed to execute goal on project x: Could not resolve dependencies for project x: "
               "com.acme:homemade:jar:1.0 was not found")
