@@ -76,6 +76,8 @@ TEST_JVM_OPTIONS = "-XX:+DisableAttachMechanism -Djdk.attach.allowAttachSelf=fal
 #: `-Xrs` a SIGQUIT ends Maven instead (its run is not believed); the test JVM's Landlock domain also refuses it
 #: signals to Maven where the kernel can (core.engine.jvm_domain).
 RUNNER_MAVEN_OPTS = "-XX:+DisableAttachMechanism -Xrs"
+#: Exit statuses of a command killed by SIGKILL (the shell's 128 + 9, or Python's -9).
+KILLED = (137, -9)
 def clean_log(text: str) -> str:
     """Drop terminal colour codes from a log shown to submitters."""
     return _ANSI.sub("", text)
@@ -752,6 +754,12 @@ class TaskRun:
         compiled = self._run_runner_maven(sb, [*base, "-q", test_pom.goal("maven-compiler-plugin", "testCompile")],
                                           deadline)
         confirmed = functools.partial(self._platform_fault_confirmed, sb)
+        if compiled.returncode in KILLED and not compiled.timed_out:
+            # no code of the submission runs while javac compiles the hidden tests (annotation processing off): a
+            # Maven killed then is the platform's fault, retried, never "did not compile" (a reference scored 0 of
+            # 15 so under load, its Maven killed 0.2 s after it started)
+            raise SandboxError(f"the test run's Maven was killed while compiling the hidden tests "
+                               f"(exit status {compiled.returncode})")
         if not compiled.ok:
             self.not_believed = java_run_failure(compiled, compiling=True, confirmed=confirmed)
             return compiled, []

@@ -1148,3 +1148,26 @@ def test_test_bodies_redefined_by_an_agent_attached_in_process_are_run_as_writte
     result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed, result.tests_total) == ("tests_failed", 0, 3), result.detail
+
+
+@LOCAL_ONLY
+def test_a_maven_killed_while_compiling_the_hidden_tests_is_a_platform_fault_not_a_zero(in_process, backend,
+                                                                                       monkeypatch):
+    """A reference scored 0 of 15 "did not compile" under load: its test run's Maven was SIGKILLed 0.2 s after it
+    started (cause outside the run). No code of the submission runs while javac compiles the hidden tests, so such a
+    kill is retried as a platform fault. The real compile runs first; its result is then reported as killed."""
+    from core.engine.runner import TaskRun
+    from core.sandbox import ExecResult, SandboxError
+
+    original = TaskRun._run_runner_maven
+
+    def killed_while_compiling(self, sb, argv, deadline):
+        result = original(self, sb, argv, deadline)
+        if argv[-1].endswith(":testCompile"):
+            return ExecResult(returncode=137, output=result.output, timed_out=False, duration=result.duration)
+        return result
+
+    monkeypatch.setattr(TaskRun, "_run_runner_maven", killed_while_compiling)
+    spec, repo = in_process
+    with pytest.raises(SandboxError, match="killed while compiling the hidden tests"):
+        evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
