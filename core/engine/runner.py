@@ -788,7 +788,7 @@ class TaskRun:
             if not folder.is_dir():
                 jvm_domain.make_launcher(folder, java="/bin/true")
                 folder.chmod(0o755)
-            probe = sb.run([str(folder / "bin" / "java")], role=Role.RUNNER, cwd=self.work.runner, env={},
+            probe = sb.run([str(folder / "bin" / "java")], role=Role.RUNNER, cwd=folder, env={},
                            timeout=30, mounts=[Mount(folder)])
             return not probe.ok
         repo = self.toolchain.maven_repo

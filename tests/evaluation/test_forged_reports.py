@@ -1171,3 +1171,36 @@ def test_a_maven_killed_while_compiling_the_hidden_tests_is_a_platform_fault_not
     spec, repo = in_process
     with pytest.raises(SandboxError, match="killed while compiling the hidden tests"):
         evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+
+#: java-fake-platform-fault (red team round 20): the test JVM prints the JVM launcher's refusal, a helper deletes
+#: every report until Maven is done, and the JVM halts: no report, and a console claiming a platform fault.
+FAKE_PLATFORM_FAULT = """package com.example.inventory;
+
+import java.nio.file.*;
+
+final class Attack {
+    static void run() throws Exception {
+        if (!Files.isDirectory(Paths.get("target", "test-classes"))) return;
+        String reports = Paths.get("target", "surefire-reports").toAbsolutePath().toString();
+        new ProcessBuilder("sh", "-c", "for i in $(seq 1 300); do rm -rf " + reports + "/*; sleep 0.05; done")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        String refused = "platform: the test JVM's Landlock domain could not be made Operation not permitted";
+        System.out.println(refused);
+        System.err.println(refused);
+        Thread.sleep(1000);  // surefire relays the lines to Maven's console
+        Runtime.getRuntime().halt(0);
+    }
+}
+"""
+
+
+def test_a_platform_fault_the_test_jvm_claims_is_not_believed(in_process, backend):
+    """Red team round 20: each bad run became an unscored retry (harness_error after three attempts). The claim is
+    checked with the platform's own probe launcher: the run is the submission's, scored 0."""
+    spec, repo = in_process
+    _no_route_attack(repo, FAKE_PLATFORM_FAULT)
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    assert result.tests_passed == 0 and result.outcome in ("tests_failed", "tampered"), result.detail
