@@ -127,14 +127,17 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # "๏" a ring, an "o"
                     "\u1963": "l", "\u0c79": "l", "\u0285": "l", "\u027f": "l", "\u0e40": "l", "\u04b3": "x",
                     "\u03c7": "x", "\u0297": "c", "\u0e4f": "o",
-                    # the tenth pass: the thorn is a "p" with an ascender ("Coþilot")
-                    "\u00fe": "p", "\u00de": "p"}
+                    # the tenth pass: the thorn is a "p" with an ascender ("Coþilot"); the eleventh: CJK strokes and
+                    # Bopomofo and Hangul letters drawn as Latin capitals ("MetaGP丅", "COP工LOT", "C口PILOT",
+                    # "MetaGPㄒ", "MㅌTAGPT", "Copiㄴot", "CㄩRSOR", "AㄥPHA"), and "$" and "§" an "S" ("M$-Agent")
+                    "\u00fe": "p", "\u00de": "p", "\u4e05": "t", "\u5de5": "i", "\u53e3": "o", "\u3112": "t",
+                    "\u314c": "e", "\u3134": "l", "\u3129": "u", "\u3125": "l", "$": "s", "\u00a7": "s"}
 #: Scripts (the first word of a letter's Unicode name) whose letters look nothing like Latin ones: a name may mix
 #: them with Latin letters ("Qwen 通义"); their few look-alikes are mapped to the Latin letter (confusables.txt,
 #: EXTRA_PROTOTYPES). `lookalike_letter` refuses, beside Latin letters, any other letter that is not read as a Latin
 #: letter.
 DISTINCT_SCRIPTS = frozenset({
-    "CJK", "HANGUL", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HALFWIDTH", "BOPOMOFO", "YI", "ARABIC", "HEBREW",
+    "CJK", "HANGUL", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HALFWIDTH", "YI", "ARABIC", "HEBREW",
     "SYRIAC", "THAANA", "DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL", "TELUGU", "KANNADA",
     "MALAYALAM", "SINHALA", "THAI", "LAO", "TIBETAN", "MYANMAR", "KHMER", "ETHIOPIC", "MONGOLIAN"})
 #: Latin letters of living languages that no skeleton reads as another letter (eng, schwa, open o): the other Latin
@@ -148,8 +151,9 @@ _COPTIC = (0x2C80, 0x2CFF)
 DASH_LIKE = frozenset("ー一ㅡᅳˉـㄧ")
 #: Words of the badges the board draws beside a name (leaderboard.badges, the radar legend's "(reported)"): a
 #: name that only adds them to another ("Demo Agent Alpha (verified)") is compared as that name.
-DECORATIONS = ("reported by the authors", "reported", "verified by this site", "verified here", "verified",
-               "evaluated here", "oracle", "partial", "agent endpoint", "open source")
+DECORATIONS = ("reported by the authors", "reported by authors", "reported", "verified by this site", "verified here",
+               "verified", "evaluated here", "evaluated", "oracle", "partial run", "partial", "agent endpoint",
+               "open source")
 #: Unicode name of a Latin letter that is drawn as its base letter with a stroke, hook, curl, ... (which NFD does not
 #: decompose) or without its dot, and of a digraph drawn as its two letters.
 _LATIN_LETTER = re.compile(r"LATIN (?:(?:SMALL|CAPITAL) LETTER|LETTER SMALL CAPITAL) (?:DOTLESS |BARRED )?([A-Z])"
@@ -381,8 +385,11 @@ def lookalike_letter(name: str) -> str | None:
 
 
 def _script(char: str) -> str:
-    """The script of a letter as the first word of its Unicode name ("LATIN", "CYRILLIC", "MODIFIER", "CJK")."""
-    return unicodedata.name(char, "").split(" ", 1)[0]
+    """The script of a letter as the first word of its Unicode name ("LATIN", "CYRILLIC", "MODIFIER", "CJK"); a
+    Hangul letter (a lone jamo, "HANGUL LETTER") apart from Hangul syllables: alone, it is a stroke or two that can
+    pass for a Latin letter (the eleventh break-it pass)."""
+    name = unicodedata.name(char, "")
+    return "HANGUL LETTER" if name.startswith("HANGUL LETTER") else name.split(" ", 1)[0]
 
 
 def system_name_problem(name: str) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote_to_bytes
 
+from django.core.exceptions import BadRequest
 from django.http import HttpResponseBadRequest
 
 FORM_ENCODED = "application/x-www-form-urlencoded"
@@ -21,6 +22,13 @@ def _refused(where: str) -> HttpResponseBadRequest:
 
 def _form_holds_nul(request) -> bool:
     return any("\x00" in key or any("\x00" in value for value in values) for key, values in request.POST.lists())
+
+
+def _unreadable(exc: BadRequest) -> HttpResponseBadRequest:
+    """The 400 of a form Django cannot decode (not UTF-8). Answered here: with DEBUG on, Django's error page reads
+    the form again and fails, a 500 (break-it pass 11 of issue 13: `&name=\\xff\\xfe` on every page's form)."""
+    return HttpResponseBadRequest(f"The form cannot be read ({exc}): send it encoded as UTF-8.",
+                                  content_type="text/plain; charset=utf-8")
 
 
 def null_character_in(request) -> str | None:
@@ -45,7 +53,10 @@ class RefuseNullCharactersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        where = null_character_in(request)
+        try:
+            where = null_character_in(request)
+        except BadRequest as exc:
+            return _unreadable(exc)
         return _refused(where) if where is not None else self.get_response(request)
 
 
@@ -63,6 +74,9 @@ class RefuseNullCharactersInFormsMiddleware:
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         """None, or the 400 when the already-read form holds a NUL character."""
-        if request.method == "POST" and not getattr(view_func, "csrf_exempt", False) and _form_holds_nul(request):
-            return _refused("form")
+        try:
+            if request.method == "POST" and not getattr(view_func, "csrf_exempt", False) and _form_holds_nul(request):
+                return _refused("form")
+        except BadRequest as exc:
+            return _unreadable(exc)
         return None

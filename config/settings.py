@@ -331,6 +331,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # JSON with \uXXXX escapes: a lone surrogate echoed in a validation error ("\ud800" is not a valid choice) is
+    # then valid output, not a UnicodeEncodeError (a 500: break-it pass 11 of issue 13)
+    "UNICODE_JSON": False,
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

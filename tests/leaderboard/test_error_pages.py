@@ -125,3 +125,19 @@ def test_a_write_to_an_address_without_its_slash_is_a_404_naming_the_right_one(c
         assert f"POST to {path}/ (with its trailing slash)" in text
         assert (resp["Content-Type"] == "application/json") is path.startswith("/api/")
     assert client.get(path).status_code == 301  # a GET is still redirected (APPEND_SLASH)
+
+
+def test_a_form_that_is_not_utf8_is_a_400_even_with_debug_on(client, db, settings):
+    """Break-it pass 11 of issue 13: Django's DEBUG error page read the form again and failed (a 500)."""
+    settings.DEBUG = True
+    resp = client.post("/signup/", b"username=a&name=b", content_type="application/x-www-form-urlencoded; charset=latin1")
+    assert resp.status_code == 400 and "send it encoded as UTF-8" in resp.content.decode()
+
+
+def test_a_lone_surrogate_echoed_by_an_api_error_is_a_400(client, make_user):
+    """Break-it pass 11 of issue 13: `{"type": "\\ud800"}` answered "not a valid choice" with the surrogate in it,
+    which the JSON renderer could not encode (a 500)."""
+    _, token = make_user("surrogate")
+    resp = client.post("/api/v1/systems/", '{"name": "Zsur", "type": "\\ud800"}', content_type="application/json",
+                       HTTP_AUTHORIZATION=f"Token {token}")
+    assert resp.status_code == 400 and "type" in resp.json()

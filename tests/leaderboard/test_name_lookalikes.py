@@ -415,3 +415,24 @@ def test_names_in_one_script_or_with_letters_unlike_latin_ones_are_accepted(owne
 
 def test_the_thorn_reads_as_a_p():
     assert name_skeleton("Co\u00feilot") == name_skeleton("Copilot")
+
+
+#: The eleventh break-it pass of issue 13: CJK strokes, Bopomofo and Hangul letters drawn as Latin capitals, "$" as an
+#: "S", and badge words said another way.
+ELEVENTH_PASS_TWINS = [("MetaGPT", "MetaGP\u4e05"), ("COPILOT", "COP\u5de5LOT"), ("COPILOT", "C\u53e3PILOT"),
+                       ("MetaGPT", "MetaGP\u3112"), ("METAGPT", "M\u314cTAGPT"), ("Copilot", "Copi\u3134ot"),
+                       ("CURSOR", "C\u3129RSOR"), ("Demo Agent Alpha", "Demo Agent A\u3125PHA"),
+                       ("MS-Agent", "M$-Agent"), ("MS-Agent", "MS-Agent reported by authors"),
+                       ("MS-Agent", "MS-Agent (evaluated)"), ("Demo Agent Alpha", "Demo Agent Alpha (partial run)")]
+
+
+@pytest.mark.parametrize("name, lookalike", ELEVENTH_PASS_TWINS)
+def test_the_eleventh_break_it_passes_twins_share_the_skeleton(name, lookalike):
+    assert name_skeleton(name) == name_skeleton(lookalike)
+
+
+def test_a_lone_hangul_letter_beside_latin_ones_is_refused_but_hangul_syllables_are_not():
+    from catalog.names import name_problem
+
+    assert "can pass for a Latin one" in name_problem("Copi\u3139ot")  # a jamo no table maps
+    assert name_problem("\ud55c\uad6d Agent") is None
