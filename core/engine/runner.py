@@ -78,6 +78,8 @@ TEST_JVM_OPTIONS = "-XX:+DisableAttachMechanism -Djdk.attach.allowAttachSelf=fal
 RUNNER_MAVEN_OPTS = "-XX:+DisableAttachMechanism -Xrs"
 #: Exit statuses of a command killed by SIGKILL (the shell's 128 + 9, or Python's -9).
 KILLED = (137, -9)
+
+
 def clean_log(text: str) -> str:
     """Drop terminal colour codes from a log shown to submitters."""
     return _ANSI.sub("", text)
@@ -125,6 +127,12 @@ class _Work:
     def app_side(self) -> Path:
         """A white-box run's application side: the bridge's modules and the suite's copy without its tests."""
         return self.root / "app-side"
+
+    @property
+    def jvm(self) -> Path:
+        """The folder of the test JVM's launcher (core.engine.jvm_domain), the platform's, read-only in the sandbox;
+        its `bin/java` exists only where the launcher starts the test JVM (`TaskRun._jvm_launcher`)."""
+        return self.root / "jvm"
 
     @property
     def test_m2(self) -> Path:
@@ -374,11 +382,10 @@ class TaskRun:
         if getattr(self.backend, "name", "") != "local" or not jvm_domain.available() or \
                 not self.sb.owner(Role.RUNNER):
             return None
-        folder = self.work.root / "jvm"
-        launcher = folder / "bin" / "java"
+        launcher = self.work.jvm / "bin" / "java"
         if not launcher.is_file():
-            jvm_domain.make_launcher(folder)
-            folder.chmod(0o755)
+            jvm_domain.make_launcher(self.work.jvm)
+            self.work.jvm.chmod(0o755)
         return launcher
 
     def _mount_test_repo(self, online: bool) -> None:
@@ -782,7 +789,7 @@ class TaskRun:
         launcher, starting /bin/true, fails in this sandbox too); "plugins", a pinned plugin or surefire provider is
         missing (its folder is absent from the platform's Maven repository)."""
         if claim == "launch":
-            if not (self.work.root / "jvm" / "bin" / "java").is_file():
+            if not (self.work.jvm / "bin" / "java").is_file():
                 return False  # no launcher started this test JVM: its refusal cannot have been printed
             folder = self.work.root / "jvm-probe"
             if not folder.is_dir():
@@ -791,17 +798,11 @@ class TaskRun:
             probe = sb.run([str(folder / "bin" / "java")], role=Role.RUNNER, cwd=folder, env={},
                            timeout=30, mounts=[Mount(folder)])
             return not probe.ok
-        repo = self.toolchain.maven_repo
-        version = test_pom.plugin_version("maven-surefire-plugin")
-        needed = [repo / "org/apache/maven/plugins/maven-surefire-plugin" / version,
-                  repo / "org/apache/maven/plugins/maven-compiler-plugin" / test_pom.plugin_version(
-                      "maven-compiler-plugin"),
-                  repo / "org/apache/maven/surefire/surefire-junit-platform" / version]
-        return not all(path.is_dir() for path in needed)
+        return not test_pom.hidden_run_plugins_present(self.toolchain.maven_repo)
 
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).
-        jvm = self.work.root / "jvm"
+        jvm = self.work.jvm
         return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo", env={"MAVEN_OPTS": RUNNER_MAVEN_OPTS},
                       timeout=max(1.0, deadline - time.monotonic()),
                       mounts=[Mount(self.work.runner, True), Mount(self.test_repo),

@@ -51,12 +51,27 @@ _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,199}")
 def goal(artifact: str, name: str) -> str:
     """The full key of one of PLUGINS' goals, e.g. goal("maven-surefire-plugin", "test") ->
     "org.apache.maven.plugins:maven-surefire-plugin:3.5.4:test". Raises KeyError for a plugin not in PLUGINS."""
-    return f"org.apache.maven.plugins:{artifact}:{plugin_version(artifact)}:{name}"
+    return f"org.apache.maven.plugins:{artifact}:{_version(artifact)}:{name}"
 
 
-def plugin_version(artifact: str) -> str:
+def _version(artifact: str) -> str:
     """The pinned version of PLUGINS' `artifact` (of group org.apache.maven.plugins). KeyError when not pinned."""
     return PLUGINS[f"org.apache.maven.plugins:{artifact}"]
+
+
+#: surefire's JUnit Platform provider (groupId:artifactId), which surefire resolves at its own version.
+SUREFIRE_PROVIDER = "org.apache.maven.surefire:surefire-junit-platform"
+
+
+def hidden_run_plugins_present(repo: Path) -> bool:
+    """Whether the Maven repository `repo` holds a folder for each plugin the hidden test run invokes (the compiler
+    and surefire, at their pinned versions) and for surefire's JUnit Platform provider: what scripts/bootstrap.sh
+    seeds (`seed_goals`)."""
+    surefire = _version("maven-surefire-plugin")
+    keys = [(f"org.apache.maven.plugins:{artifact}", _version(artifact))
+            for artifact in ("maven-compiler-plugin", "maven-surefire-plugin")] + [(SUREFIRE_PROVIDER, surefire)]
+    return all((repo / group.replace(".", "/") / artifact / version).is_dir()
+               for key, version in keys for group, artifact in [key.split(":")])
 
 
 def seed_goals() -> list[str]:
@@ -262,7 +277,7 @@ def platform_pom(dependencies: tuple[Dependency, ...], *, timeout: float, jvm_op
 def _plugin(artifact: str) -> str:
     """The opening of one pinned plugin's element, up to and including `<configuration>`."""
     return (f"      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n"
-            f"        <artifactId>{artifact}</artifactId>\n        <version>{plugin_version(artifact)}</version>\n"
+            f"        <artifactId>{artifact}</artifactId>\n        <version>{_version(artifact)}</version>\n"
             "        <configuration>")
 
 
