@@ -25,7 +25,6 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
