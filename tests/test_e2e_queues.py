@@ -68,6 +68,8 @@ def test_an_upload_queued_after_background_work_starts_before_it_finishes(live_s
     from submissions.archives import zip_folders
 
     _purge_broker()
+    root = work_root()
+    before = set(root.iterdir()) if root.is_dir() else set()  # another test's leftovers are its own test's failure
     log = tmp_path / "workers.log"
     # EVALUATION_STALE_SECONDS=6: the recovery sweeps every 6 s; a job waiting in its queue must not be sent again
     proc = _start_workers(log, EVALUATION_STALE_SECONDS="6")
@@ -135,8 +137,8 @@ def test_an_upload_queued_after_background_work_starts_before_it_finishes(live_s
         assert not WorkerBeat.objects.exists()  # they said they were gone
         # ... and the sandbox of the evaluation cut off is gone: no task folder, nothing mounted under the work root
         # (a fresh-user pass could not delete its clone after Ctrl-C: a tmpfs and two Maven overlays were left)
-        root = work_root()
-        assert not list(root.iterdir()), sorted(root.iterdir())
+        left = sorted(set(root.iterdir()) - before)
+        assert not left, [(str(p), sorted(c.name for c in p.iterdir()) if p.is_dir() else None) for p in left]
         assert not [line for line in Path("/proc/self/mountinfo").read_text().splitlines()
                     if f" {root}/" in line], "a mount is left under the work root"
     finally:  # whatever happened, no worker of this test outlives it (one would take the next test's jobs)

@@ -1087,7 +1087,9 @@ def test_reports_forged_in_process_with_maven_killed_are_tampered(in_process, ba
     result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed, result.tests_total) == ("tampered", 0, 3), result.detail
-    assert "printed no result" in result.detail
+    # Maven is killed before it prints the forged classes' results ("printed no result"), or, when it was quicker,
+    # after its summary of fewer passes than the reports claim: either way the reports are refused
+    assert result.detail.endswith("the reports were not written by the test run"), result.detail
 
 
 #: java-sigquit-flood (red team round 19): the test JVM prints a fake final summary and 40 KB of filler (Maven's own

@@ -202,9 +202,11 @@ def page_of(client, submission, user=None) -> str:
 
 
 def task_card(html: str, task: str) -> str:
-    """The per-task card of `task` on a submission page (from its id to the end of its <div>)."""
+    """The per-task card of `task` on a submission page: from its id to the next card or the page's footer (a card
+    holds <div>s of its own: the endpoint table's .table-wrap)."""
     start = html.index(f'<div class="card" id="task-{task}">')
-    return html[start:html.index("</div>", start)]
+    ends = [i for i in (html.find('<div class="card"', start + 1), html.find("<footer", start)) if i != -1]
+    return html[start:min(ends, default=len(html))]
 
 
 def assert_page_shows(html: str, *, task: str, evaluation: TaskEvaluation, detail: str, logs: tuple[str, ...],
@@ -213,6 +215,11 @@ def assert_page_shows(html: str, *, task: str, evaluation: TaskEvaluation, detai
     outcomes (public splits), as docs/scoring.md "What a submitter may see" lists them."""
     outcome = evaluation.outcome
     assert f'<span class="badge {outcome}" title="{escape(detail)}">{outcome}</span>' in html  # the Tasks table
+    if outcome == "missing":  # one line for every task the archive lacks, no card of endpoints all "no"
+        line = html[html.index('<div class="card" id="absent-tasks">'):]
+        assert f'<span id="task-{task}">{task}</span>' in line[:line.index("</div>")]
+        assert f'<div class="card" id="task-{task}">' not in html
+        return
     card = task_card(html, task)
     assert f'<span class="badge {outcome}">{outcome}</span>' in card
     assert f"<p>{escape(detail)}</p>" in card
