@@ -131,7 +131,13 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # Bopomofo and Hangul letters drawn as Latin capitals ("MetaGP丅", "COP工LOT", "C口PILOT",
                     # "MetaGPㄒ", "MㅌTAGPT", "Copiㄴot", "CㄩRSOR", "AㄥPHA"), and "$" and "§" an "S" ("M$-Agent")
                     "\u00fe": "p", "\u00de": "p", "\u4e05": "t", "\u5de5": "i", "\u53e3": "o", "\u3112": "t",
-                    "\u314c": "e", "\u3134": "l", "\u3129": "u", "\u3125": "l", "$": "s", "\u00a7": "s"}
+                    "\u314c": "e", "\u3134": "l", "\u3129": "u", "\u3125": "l", "$": "s", "\u00a7": "s",
+                    # the eleventh pass too: the sharp s is drawn as a "B" with a tail ("ßeta", whose case fold is
+                    # "ss"), the Greek epsilons as an "e" ("εvil"; confusables.txt reads them "ꞓ", a "c"), the
+                    # Cyrillic "в" as the small capital "ʙ" ("Сова" is "CoBa")
+                    "\u00df": "b", "\u1e9e": "b", "\u03b5": "e", "\u03f5": "e", "\u0432": "b",
+                    # and the Greek mu as a "u" with a descender, as "ҏ" is a "p" with a tick
+                    "\u03bc": "u"}
 #: Scripts (the first word of a letter's Unicode name) whose letters look nothing like Latin ones: a name may mix
 #: them with Latin letters ("Qwen 通义"); their few look-alikes are mapped to the Latin letter (confusables.txt,
 #: EXTRA_PROTOTYPES). `lookalike_letter` refuses, beside Latin letters, any other letter that is not read as a Latin
@@ -197,8 +203,37 @@ def _prototypes() -> dict[str, str]:
     for char, digit in _digits():
         if not _drawn_as_letters(table.get(char, "")):
             table[char] = digit
+    table.update(_letters_with_marks(table))
     table.update(EXTRA_PROTOTYPES)
     return table
+
+
+#: Unicode's letters lie in the first two planes but for CJK ideographs (no "WITH" in their names).
+_LAST_LETTER_PLANE_END = 0x20000
+
+
+def _letters_with_marks(table: dict[str, str]) -> dict[str, str]:
+    """char -> the plain letters its base letter reads as, for a letter of any script that nothing maps and whose
+    Unicode name is its base letter's "WITH" a tick, hook, stroke, descender or tail ("CYRILLIC SMALL LETTER ER
+    WITH TICK" is a "р", which reads "p"): the mark is drawn on the base letter's glyph, as an accent is, and
+    accents are dropped ("Соҏіӏот" in Cyrillic letters passed for "Copilot", the eleventh break-it pass of issue 13;
+    69 letters, 27 of them Cyrillic). `_latin_letter` reads the Latin ones whose base is a plain Latin letter."""
+    found = {}
+    for code in range(0x80, _LAST_LETTER_PLANE_END):
+        char = chr(code)
+        name = unicodedata.name(char, "")
+        if char in table or " WITH " not in name or unicodedata.category(char)[0] != "L":
+            continue
+        try:
+            base = unicodedata.lookup(name.split(" WITH ", 1)[0])
+        except KeyError:
+            continue
+        reading = base
+        for _ in range(4):  # the base's prototype, which may take a case fold and a mapping more ("Р" -> "p")
+            reading = unicodedata.normalize("NFKC", "".join(table.get(c, c) for c in reading)).casefold()
+        if reading.isascii() and reading.isalpha():
+            found[char] = reading
+    return found
 
 
 #: Every decimal digit lies in the first two planes (the last, U+1FBF9, is a segmented digit nine).
@@ -350,6 +385,9 @@ def name_problem(name: str) -> str | None:
     odd = lookalike_letter(name)
     if odd is not None:
         label = unicodedata.name(odd, f"U+{ord(odd):04X}")
+        if not any(_script(char) == "LATIN" for char in name if unicodedata.category(char)[0] == "L"):
+            return (f"The name reads as Latin letters but for {odd!r} ({label}, U+{ord(odd):04X}), so it can pass "
+                    "for a Latin name on the leaderboard: write it in Latin letters.")
         return (f"The name holds {odd!r} ({label}, U+{ord(odd):04X}), a letter that can pass for a Latin one on the "
                 "leaderboard: write the name with common letters, or in one script.")
     skeleton, badges_only = _compared(name)
@@ -371,9 +409,13 @@ def lookalike_letter(name: str) -> str | None:
     name that holds Latin letters, a letter of another script but DISTINCT_SCRIPTS that its skeleton keeps
     ("Coҏilot", "Coϼilot", "MSᐨAgent", "RaceˍProbe": the tenth break-it pass of issue 13 found some 4,000 letters
     with a stroke, tick, hook or descender, insular, broken or modifier forms that no table mapped). UTS #39's
-    mixed-script detection (section 5) in spirit, with the scripts read from the letters' Unicode names."""
+    mixed-script detection (section 5) in spirit, with the scripts read from the letters' Unicode names. A name with
+    no Latin letter that reads as Latin letters but for one, among at least WHOLE_SCRIPT_MIN_READ read ones, has
+    that one refused too (`_odd_one_out`: whole-script confusables, section 4 of the standard, in spirit)."""
     letters = [char for char in name if unicodedata.category(char)[0] == "L"]
     latin = any(_script(char) == "LATIN" for char in letters)
+    if not latin:
+        return _odd_one_out(letters)
     for char in letters:
         if _bare_skeleton(char).isascii():
             continue  # read as the Latin letters it looks like, or dropped
@@ -381,6 +423,24 @@ def lookalike_letter(name: str) -> str | None:
         if (script == "LATIN" and char not in COMMON_LATIN) or (
                 latin and script != "LATIN" and script not in DISTINCT_SCRIPTS):
             return char
+    return None
+
+
+#: The fewest letters read as Latin ones beside a single letter that is not for `_odd_one_out` to refuse that one
+#: ("Мир", two read and one not, is a name of its own; "ᏟᎾᏢᏆᏞᎾᎢ", six and one, passes for "COPILOT").
+WHOLE_SCRIPT_MIN_READ = 3
+
+
+def _odd_one_out(letters: list[str]) -> str | None:
+    """In a name of `letters` none of which is Latin: the one letter of a script not in DISTINCT_SCRIPTS that the
+    skeleton keeps as it is, when every other letter of such scripts reads as Latin letters or digits and at least
+    WHOLE_SCRIPT_MIN_READ do, else None. Such a name reads as a Latin name with one odd letter: the eleventh
+    break-it pass of issue 13 wrote "COPILOT" in Cherokee letters, whose "Ꮖ" nothing maps. A name with two letters
+    or more of its own ("ГигаЧат", "Яндекс") is a name of its own, not a look-alike."""
+    lookalike = [char for char in letters if _script(char) not in DISTINCT_SCRIPTS]
+    unread = [char for char in lookalike if not _bare_skeleton(char).isascii()]
+    if len(unread) == 1 and len(lookalike) - 1 >= WHOLE_SCRIPT_MIN_READ:
+        return unread[0]
     return None
 
 

@@ -1,6 +1,6 @@
 """catalog 0013 and leaderboard 0014 (the seventh break-it pass of issue 13), catalog 0014 and leaderboard 0015 (the
-eighth) give system, team and user names stored before the new look-alikes their skeletons again: a "Copiⲓot" or
-"maլլory" saved earlier then matches "Copilot" and "mallory"."""
+eighth), catalog 0016 and leaderboard 0018 (the eleventh) give system, team and user names stored before the new
+look-alikes their skeletons again: a "Copiⲓot" or "maլլory" saved earlier then matches "Copilot" and "mallory"."""
 from __future__ import annotations
 
 import pytest
@@ -15,6 +15,10 @@ PASSES = {
     # a New Tai Lue zero and a Vai one read "o" and "l" now
     "eighth": ([("catalog", "0013_name_skeleton_seventh_pass"), ("leaderboard", "0014_account_name_seventh_pass")],
                ("b\u19d0b", "Ech\u19d0 team", "Copi\ua621ot"), ("bob", "Echo team", "Copilot")),
+    # letters with a tick read as their base letter, the sharp s as a "B"
+    "eleventh": ([("catalog", "0015_name_skeleton_partial_badge"), ("leaderboard", "0017_account_name_partial_badge")],
+                 ("\u00dfob", "\u048flay team", "\u0421\u043e\u048f\u0456\u04cf\u043e\u0442"),
+                 ("bob", "play team", "Copilot")),
 }
 
 
