@@ -129,3 +129,20 @@ def test_one_output_is_ranked_once_under_one_system_of_a_team(alice, demo_zip):
     assert "withdraw" in second.json()["detail"]
     Submission.objects.filter(pk=first.json()["id"]).update(withdrawn_at="2026-12-03T10:00:00Z")
     assert api_upload(alice, demo_zip("agent-alpha"), system="AliceBot Two").status_code == 201
+
+
+def test_a_re_run_page_names_the_submission_it_repeats(alice, make_user, client, demo_zip):
+    first = api_upload(alice, demo_zip("agent-alpha")).json()["id"]
+    second = api_upload(alice, demo_zip("agent-alpha")).json()["id"]
+    other = api_upload(alice, zip_bytes({"TodoList/start.sh": b"echo changed\n"})).json()["id"]
+    client.force_login(Submission.objects.get(pk=first).system.team.members.get())
+
+    page = client.get(f"/submissions/{second}/").content.decode()
+    assert f'The same files as <a href="/submissions/{first}/">submission #{first}</a>' in page
+    for pk in (first, other):  # the first upload and a changed archive repeat nothing
+        assert 'id="rerun"' not in client.get(f"/submissions/{pk}/").content.decode()
+    # a private earlier upload is not named to someone outside the team
+    Submission.objects.filter(pk=first).update(is_public=False)
+    Submission.objects.filter(pk=second).update(is_public=True)
+    client.force_login(make_user("stranger")[0])
+    assert 'id="rerun"' not in client.get(f"/submissions/{second}/").content.decode()
