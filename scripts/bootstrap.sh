@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set-up shared by `make run`, `make test` and CI: system packages (when root), the virtual environment
-# and the Python dependencies. Idempotent and quiet when everything is already there.
+# and the Python dependencies. Idempotent and quiet when everything is already there; each slow first-run step says
+# what it does (a fresh-user pass waited two silent minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WITH_BROWSER="${WITH_BROWSER:-0}"
@@ -23,6 +24,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 if [ ! -x .venv/bin/python ]; then
+  echo "set-up: creating the virtual environment .venv (first run only)"
   python3 -m venv .venv
 fi
 if [ ! -x .venv/bin/uv ]; then
@@ -38,6 +40,7 @@ fi
 
 stamp=.venv/.requirements-$(cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
+  echo "set-up: installing the Python packages of requirements-dev.txt (about a minute on the first run)"
   .venv/bin/uv pip install -q --python .venv/bin/python -r requirements-dev.txt
   rm -f .venv/.requirements-* && touch "$stamp"
 fi
@@ -45,6 +48,7 @@ fi
 # plotly.js for the pages: a partial bundle with the four trace types the site draws (scripts/build-plotly.sh, from
 # npm's plotly.js), built once and never committed; without node and npm, the plotly package's full dist instead.
 if [ ! -s static/vendor/plotly-partial.min.js ]; then
+  echo "set-up: building the pages' plotly.js bundle (first run only)"
   if command -v npm >/dev/null && scripts/build-plotly.sh >/dev/null; then
     :
   else
@@ -62,6 +66,7 @@ fi
 if command -v mvn >/dev/null; then
   m2stamp=.venv/.maven-seed-$(cat benchmarks/demo/InventoryService/pom.xml core/engine/test_pom.py | sha256sum | cut -c1-16)
   if [ ! -f "$m2stamp" ]; then
+    echo "set-up: resolving the Java tasks' Maven artifacts into ~/.m2 (a few minutes on the first run)"
     seed=$(mktemp -d)
     cp -r benchmarks/demo/InventoryService/reference/. "$seed/"
     cp -r benchmarks/demo/InventoryService/src/test "$seed/src/test"

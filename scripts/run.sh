@@ -29,6 +29,7 @@ MANIFEST=benchmarks/repogenesis/benchmark.json
 if [ "${DJANGO_DEBUG:-1}" = 0 ]; then
   scripts/release.sh  # migrate, collectstatic: production settings serve only the collected, hashed files
 else
+  echo "set-up: migrating the database (var/db.sqlite3 unless DATABASE_URL is set)"
   $PY manage.py migrate --noinput -v0  # development serves static files from their folders: no collectstatic (~1 min)
   $PY manage.py createcachetable -v0  # the throttles' cache table (settings.THROTTLE_CACHE_ALIAS)
 fi
