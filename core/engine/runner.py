@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ from core.grading.static_routes import static_routes_check
 from core.grading.junit import MAX_REPORT_FILES, ForgedReport, JUnitError, JUnitResult, Status, parse_junit
 from core.grading.probe import lookalike_vocabulary, probe_endpoints
 from core.sandbox import ExecResult, Mount, Role, SandboxBackend, SandboxError, ServiceHandle, TaskSandbox
+from core.sandbox.cgroups import ResourceLimits
 
 from .layout import find_requirements, find_start_script, inside
 from .readiness import port_state
@@ -76,6 +78,17 @@ TEST_JVM_OPTIONS = "-XX:+DisableAttachMechanism -Djdk.attach.allowAttachSelf=fal
 #: `-Xrs` a SIGQUIT ends Maven instead (its run is not believed); the test JVM's Landlock domain also refuses it
 #: signals to Maven where the kernel can (core.engine.jvm_domain).
 RUNNER_MAVEN_OPTS = "-XX:+DisableAttachMechanism -Xrs"
+def jvm_sizing(limits: ResourceLimits) -> str:
+    """JVM options that size a JVM of the task by its sandbox's limits, not by the host's: `-XX:MaxRAM` the task's
+    memory in bytes (a JVM's default heap is a quarter of it: 512 MiB of 2 GiB) and `-XX:ActiveProcessorCount` its
+    CPUs. Inside the local backend's sandbox the JVM sees the host's memory (the cgroup is not visible to it), so
+    every JVM of a Java task (Maven, javac, surefire's forked JVM, the service) took a quarter of 24 GiB as its
+    heap's ceiling and together they outgrew the task's 2 GiB: the kernel's OOM killer ended the runner's Maven
+    while it compiled the hidden tests (a Verified reference scored 0 of 15 under load). HotSpot's ergonomics: the
+    JDK's `java` tool documentation, "-XX:MaxRAM" and "-XX:ActiveProcessorCount"."""
+    return f"-XX:MaxRAM={limits.memory_bytes} -XX:ActiveProcessorCount={max(1, math.ceil(limits.cpus))}"
+
+
 #: Exit statuses of a command killed by SIGKILL (the shell's 128 + 9, or Python's -9).
 KILLED = (137, -9)
 
@@ -203,8 +216,9 @@ class TaskRun:
         if self.spec.language == "python":
             venv = self.work.env / "venv"
             env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv}/bin:/usr/local/bin:/usr/bin:/bin")
-        else:
-            env.update(MAVEN_OPTS=f"-Dmaven.repo.local={self.maven_local}")
+        else:  # every JVM the service's script starts is sized by the sandbox (`jvm_sizing`), unless it says otherwise
+            sizing = jvm_sizing(self.backend.limits)
+            env.update(MAVEN_OPTS=f"-Dmaven.repo.local={self.maven_local} {sizing}", JAVA_TOOL_OPTIONS=sizing)
         return env
 
     def _service_mounts(self) -> list[Mount]:
@@ -339,8 +353,8 @@ class TaskRun:
 
     def _install_maven(self, sb: TaskSandbox, argv: list[str], cwd: Path, deadline: float,
                        extra: tuple[Mount, ...] = ()) -> ExecResult:
-        return sb.run(argv, role=Role.INSTALL, cwd=cwd, env={}, timeout=max(1.0, deadline - time.monotonic()),
-                      mounts=[*self._service_mounts(), *extra])
+        return sb.run(argv, role=Role.INSTALL, cwd=cwd, env={"MAVEN_OPTS": jvm_sizing(self.backend.limits)},
+                      timeout=max(1.0, deadline - time.monotonic()), mounts=[*self._service_mounts(), *extra])
 
     def _resolve_test_build(self, sb: TaskSandbox, base: list[str], deadline: float) -> None:
         """Run the platform's test build once, on the sentinel class alone, in a scratch project so that its plugins
@@ -365,7 +379,7 @@ class TaskRun:
         is given neither)."""
         return test_pom.platform_pom(
             test_pom.with_launcher(self.test_dependencies), timeout=self.spec.limits.test_suite,
-            jvm_options=TEST_JVM_OPTIONS,
+            jvm_options=f"{TEST_JVM_OPTIONS} {jvm_sizing(self.backend.limits)}",
             junit_properties=JUNIT_PLATFORM_PROPERTIES,
             keep_transitive=test_pom.bootstrap_extensions(self.test_dependencies, repository) if repository else
             frozenset(),
@@ -803,7 +817,8 @@ class TaskRun:
     def _run_runner_maven(self, sb: TaskSandbox, argv: list[str], deadline: float) -> ExecResult:
         # Not the service's copy: the running service writes there (a pom could read it in).
         jvm = self.work.jvm
-        return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo", env={"MAVEN_OPTS": RUNNER_MAVEN_OPTS},
+        return sb.run(argv, role=Role.RUNNER, cwd=self.work.runner / "repo",
+                      env={"MAVEN_OPTS": f"{RUNNER_MAVEN_OPTS} {jvm_sizing(self.backend.limits)}"},
                       timeout=max(1.0, deadline - time.monotonic()),
                       mounts=[Mount(self.work.runner, True), Mount(self.test_repo),
                               *([Mount(jvm)] if jvm.is_dir() else [])])

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ContextManager, Iterable, Mapping, Sequence, TypeVar
 
+from .cgroups import ResourceLimits
+
 T = TypeVar("T")
 
 #: Logs kept per phase (docs/scoring.md "What a submitter may see": each capped at 64 KiB).
@@ -111,6 +113,9 @@ class SandboxBackend(abc.ABC):
 
     name: str = "base"
     isolation: str = "process"
+    #: What a task's processes may use together (memory in bytes, CPUs): the local and docker backends enforce it;
+    #: the JVMs of a task are sized by it (core.engine.runner.jvm_sizing).
+    limits: ResourceLimits = ResourceLimits()
 
     @abc.abstractmethod
     def open_task(self, *, key: str, port: int, work_dir: Path) -> TaskSandbox:

@@ -8,6 +8,7 @@ Real sandbox, real pytest and Maven: marked slow (and docker).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -1049,6 +1050,39 @@ def test_an_honest_in_process_suite_is_scored_as_it_ran(in_process, backend):
     result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
 
     assert (result.outcome, result.tests_passed, result.tests_total) == ("passed", 3, 3), result.detail
+
+
+#: In the service and in the in-process test JVM: prints the JVM's heap ceiling and processor count (the service's
+#: start log shows it) and halts the JVM when they are over a quarter of the sandbox's 2 GiB or over its one CPU (the
+#: service would not start; the test run would end without its results).
+CHECK_JVM_SIZE = """package com.example.inventory;
+final class Attack {
+    static void run() {
+        long heap = Runtime.getRuntime().maxMemory();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        System.out.println("jvm-size heap=" + heap + " cpus=" + cpus);
+        if (heap > 512L * 1024 * 1024 || cpus != 1) Runtime.getRuntime().halt(3);
+    }
+}
+"""
+
+
+@LOCAL_ONLY
+def test_the_jvms_of_a_java_task_are_sized_by_its_sandbox_not_the_host(in_process, backend):
+    """A JVM in the local sandbox sees the host's memory (24 GiB here), not the task's 2 GiB: each JVM of a task took
+    a heap ceiling of 6 GiB, and together they outgrew the task's memory: the kernel killed the runner's Maven
+    while it compiled the hidden tests (a Verified reference scored 0 of 15 under load). Each JVM, the service's and
+    the test run's, now has a quarter of the task's memory at most, and the task's CPUs."""
+    spec, repo = in_process
+    _no_route_attack(repo, CHECK_JVM_SIZE)
+    assert (backend.limits.memory_bytes, backend.limits.cpus) == (2 * 1024 ** 3, 1.0)  # CHECK_JVM_SIZE's bounds
+
+    result = evaluate_task(spec=spec, repo_src=repo, backend=backend, work_root=work_root(), toolchain=toolchain())
+
+    # the service started, and the test JVM ran every test (the application has no route: each failed)
+    assert (result.outcome, result.detail) == ("tests_failed", "0 of 3 hidden tests passed"), result.detail
+    heap, cpus = re.search(r"jvm-size heap=(\d+) cpus=(\d+)", result.logs["start"]).groups()
+    assert int(heap) <= 512 * 1024 ** 2 and cpus == "1"
 
 
 #: JUnit's Assertions as the submission's source, whose asserts do nothing (fail() still fails: the must-fail
