@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from leaderboard.views import accounts as account_views
+from leaderboard.views import docs as docs_views
 from leaderboard.views import pages as views
 from leaderboard.views import research as research_views
 from leaderboard.views import teams as team_views
@@ -31,4 +32,6 @@ urlpatterns = [
     path("compare/", research_views.compare, name="compare"),
     path("matrix/", research_views.matrix, name="matrix"),
     path("data/", research_views.data, name="data"),
+    path("docs/", docs_views.docs_index, name="docs"),
+    path("docs/<slug:slug>/", docs_views.doc_page, name="doc"),
 ]
