@@ -235,9 +235,21 @@ class TeamInvitation(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
     invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_invitations")
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    #: The verified e-mail address the invitation was made to, when it was made by address (else ""): the team sees
+    #: it, not the account's user name, until the invitation is accepted (an address must not tell whose account it
+    #: is: the eleventh break-it pass of issue 13).
+    invited_as = models.EmailField(max_length=254, blank=True, default="")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def invitee_shown(self) -> str:
+        """How the invitee is named to the inviting team: the user name, or the e-mail address the invitation was
+        made to until it is accepted."""
+        if self.invited_as and self.status != self.Status.ACCEPTED:
+            return self.invited_as
+        return self.invitee.username
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "invitee"], condition=models.Q(status="pending"),

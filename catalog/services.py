@@ -419,20 +419,22 @@ def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
         missing = f"No account is named {who!r} (user names are case-sensitive)."
     if invitee is None:
         raise TeamError(missing)
+    shown = who if "@" in who else invitee.username  # an address never tells whose account it is
     if team.members.filter(pk=invitee.pk).exists():
-        raise TeamError(f"{invitee.username} is already a member of {team.name}.")
+        raise TeamError(f"{shown} is already a member of {team.name}.")
     pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
     if pending.filter(invitee=invitee).exists():
-        raise _already_invited(team, invitee)
-    _invitation_rate_check(by, invitee)
+        raise _already_invited(team, shown)
+    _invitation_rate_check(by, invitee, shown)
     with transaction.atomic():
         team_lock(team.pk)  # two invitations to the last place at once: the later one counts the earlier one
         if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
             raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations "
                             "included.")
         with unique_refusal(Unique.named(TeamInvitation, "invitation_one_pending"),
-                            refusal=lambda: _already_invited(team, invitee)):
-            invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by)
+                            refusal=lambda: _already_invited(team, shown)):
+            invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by,
+                                                       invited_as=who if "@" in who else "")
     if invitee.email:
         send_mail(f"[RepoGenesis Leaderboard] {by.username} invites you to the team {team.name}",
                   f"{by.username} invites you to join the team {team.name} on the RepoGenesis Leaderboard: its "
@@ -448,12 +450,12 @@ INVITATIONS_RECEIVED_PER_DAY = 3
 INVITATIONS_SENT_PER_DAY = 20
 
 
-def _invitation_rate_check(by: User, invitee: User) -> None:
-    """Raise TeamError when `invitee` received INVITATIONS_RECEIVED_PER_DAY invitations in the last 24 hours, or `by`
-    sent INVITATIONS_SENT_PER_DAY."""
+def _invitation_rate_check(by: User, invitee: User, shown: str) -> None:
+    """Raise TeamError when `invitee` (named `shown` in the message) received INVITATIONS_RECEIVED_PER_DAY invitations
+    in the last 24 hours, or `by` sent INVITATIONS_SENT_PER_DAY."""
     since = timezone.now() - timedelta(days=1)
     if TeamInvitation.objects.filter(invitee=invitee, created_at__gte=since).count() >= INVITATIONS_RECEIVED_PER_DAY:
-        raise TeamError(f"{invitee.username} was invited {INVITATIONS_RECEIVED_PER_DAY} times in the last 24 hours, "
+        raise TeamError(f"{shown} was invited {INVITATIONS_RECEIVED_PER_DAY} times in the last 24 hours, "
                         "each time by e-mail: invite them again tomorrow.")
     if TeamInvitation.objects.filter(invited_by=by, created_at__gte=since).count() >= INVITATIONS_SENT_PER_DAY:
         raise TeamError(f"You sent {INVITATIONS_SENT_PER_DAY} invitations in the last 24 hours: send more "
@@ -469,10 +471,11 @@ def team_lock(team_id: int) -> None:
     Team.objects.select_for_update().filter(pk=team_id).values_list("pk").first()
 
 
-def _already_invited(team: Team, invitee: User) -> TeamError:
-    """The refusal of a second pending invitation of `invitee` to `team` (checked first, then by the constraint
-    invitation_one_pending when two invitations are made at once)."""
-    return TeamError(f"{invitee.username} already has a pending invitation to {team.name}.")
+def _already_invited(team: Team, shown: str) -> TeamError:
+    """The refusal of a second pending invitation of an account (`shown`: its user name, or the address it was
+    invited by) to `team` (checked first, then by the constraint invitation_one_pending when two invitations are
+    made at once)."""
+    return TeamError(f"{shown} already has a pending invitation to {team.name}.")
 
 
 def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:

@@ -109,7 +109,8 @@ class InvitationOutputSerializer(PayloadSerializer):
     id = serializers.IntegerField()
     team = serializers.CharField()
     team_id = serializers.IntegerField()
-    invitee = serializers.CharField(help_text="user name of the invited account")
+    invitee = serializers.CharField(help_text="user name of the invited account; for an invitation made by e-mail "
+                                              "address, that address until it is accepted")
     invited_by = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(choices=TeamInvitation.Status.choices)
     created_at = serializers.DateTimeField()
@@ -118,7 +119,7 @@ class InvitationOutputSerializer(PayloadSerializer):
 
 def invitation_data(i: TeamInvitation) -> dict:
     """The JSON of InvitationOutputSerializer."""
-    return {"id": i.pk, "team": i.team.name, "team_id": i.team_id, "invitee": i.invitee.username,
+    return {"id": i.pk, "team": i.team.name, "team_id": i.team_id, "invitee": i.invitee_shown,
             "invited_by": i.invited_by.username if i.invited_by else None, "status": i.status,
             "created_at": i.created_at, "answered_at": i.answered_at}
 

@@ -64,9 +64,31 @@ def test_an_invitation_by_verified_address_reaches_the_account(people):
 
     resp = alice[1].post(f"/api/v1/teams/{team.pk}/invitations/", {"user": "BOB@example.org"})
 
-    assert resp.status_code == 201 and resp.json()["invitee"] == "bob"
+    assert resp.status_code == 201
     [message] = mail.outbox
     assert message.to == ["bob@example.org"] and "alice invites you to the team alice" in message.subject
+
+
+def test_an_invitation_by_address_does_not_tell_the_team_whose_account_it_is(people, client):
+    """Until bob accepts, alice's team sees the address she typed, never bob's user name: an address she knows must
+    not tell her whose account it is (the eleventh break-it pass of issue 13 read user names off addresses)."""
+    alice, bob = people["alice"], people["bob"]
+    bob[0].email = "bob@example.org"
+    bob[0].save()
+    team = team_for_user(user=alice[0])
+
+    made = alice[1].post(f"/api/v1/teams/{team.pk}/invitations/", {"user": "BOB@example.org"}).json()
+    again = alice[1].post(f"/api/v1/teams/{team.pk}/invitations/", {"user": "bob@example.org"}).json()
+    client.force_login(alice[0])
+    page = client.get(f"/teams/{team.pk}/").content.decode()
+    listed = alice[1].get(f"/api/v1/teams/{team.pk}/invitations/").json()["results"]
+
+    assert made["invitee"] == "BOB@example.org" and [i["invitee"] for i in listed] == ["BOB@example.org"]
+    assert again["detail"] == "bob@example.org already has a pending invitation to alice."
+    pending = page[page.index('id="pending"'):]
+    assert "BOB@example.org" in pending[:pending.index("</ul>")] and "bob" not in pending[:pending.index("</ul>")]
+    assert bob[1].post(f"/api/v1/invitations/{made['id']}/accept/").status_code == 200
+    assert alice[1].get(f"/api/v1/teams/{team.pk}/").json()["members"] == ["alice", "bob"]  # a member by name
 
 
 @pytest.mark.parametrize("who, why", [
