@@ -87,7 +87,7 @@ def test_every_page_fits_a_390_px_phone_and_long_tokens_wrap(live_server, tmp_pa
              "/tasks/": "table", "/matrix/": "#matrix-chart .main-svg", f"/compare/?a={LONG}&b=Short+Agent": "table",
              "/data/": "main", f"/submissions/{long.pk}/": "#outcomes .main-svg",
              f"/systems/{system.pk}/": "#breakdown .main-svg", "/systems/new/": "textarea", "/teams/": "table",
-             f"/teams/{team.pk}/": "#team-systems", "/submit/": "form", "/account/": "main"}
+             f"/teams/{team.pk}/": "#team-systems", "/submit/": "main form", "/account/": "main"}
     with chromium_page(width=390, height=844) as page:
         page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                                    "url": live_server.url}])
@@ -135,3 +135,42 @@ def test_every_page_fits_a_390_px_phone_and_long_tokens_wrap(live_server, tmp_pa
         assert FOLDER in page.locator(".errorlist").inner_text()
         assert _overflow(page) == 0, _overflow(page)
         assert _right(page, ".errorlist") <= 1366
+
+
+REQUIRED_MARK = "el => getComputedStyle(el, '::after').content"
+
+
+def test_the_menu_folds_on_a_phone_and_required_fields_are_marked(live_server):
+    """A fresh-user pass on a phone scrolled past eleven lines of links before each page, and no form said which
+    fields it needs: at 390 px the links fold behind "Menu" (opened and closed by it); on a wide screen they show and
+    the button does not; a required field's label ends with "*", an optional one's does not."""
+    from django.contrib.auth.models import User
+
+    from catalog.services import system_create, team_for_user
+    from tests.conftest import import_demo
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    import_demo()
+    user = User.objects.create_user("menu-user", password="pw-Menu-Secure-1")
+    system_create(team=team_for_user(user=user), name="Menu Agent")
+    with chromium_page(width=390, height=844) as page:
+        page.goto(live_server.url + "/signup/")
+        nav, toggle = page.locator("#site-nav"), page.locator(".menu-toggle")
+        assert toggle.is_visible() and not nav.is_visible()
+        toggle.click()
+        assert nav.locator("a", has_text="Docs").is_visible() and toggle.get_attribute("aria-expanded") == "true"
+        toggle.click()
+        assert not nav.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+        assert page.locator("label[for=id_username]").evaluate(REQUIRED_MARK) == '" *"'
+        page.goto(live_server.url + "/accounts/login/?next=/submit/")
+        assert page.locator("label[for=id_password]").evaluate(REQUIRED_MARK) == '" *"'
+        page.fill("#id_username", "menu-user")
+        page.fill("#id_password", "pw-Menu-Secure-1")
+        page.locator("main button").first.click()
+        page.wait_for_url("**/submit/")
+        assert page.locator("label[for=id_archive]").evaluate(REQUIRED_MARK) == '" *"'
+        assert page.locator("label[for=id_note]").evaluate(REQUIRED_MARK) in ("none", "normal")  # optional
+    with chromium_page(width=1280, height=800) as page:
+        page.goto(live_server.url + "/")
+        assert page.locator("#site-nav a", has_text="Docs").is_visible()
+        assert not page.locator(".menu-toggle").is_visible()
