@@ -13,7 +13,7 @@ from core.grading.metrics import TaskScore, aggregate_by_language, pass_at_1, so
 SCHEMA = "scoring/v1"
 CSV_FIELDS = ("submission", "system", "task", "language", "framework", "domain", "outcome", "dsr", "ac", "ac_declared", "ac_implemented",
               "tests_passed", "tests_total", "pass_at_1", "solved", "install_seconds", "start_seconds",
-              "test_seconds", "reference_status", "detail")
+              "test_seconds", "reference_status", "detail", "excluded")
 
 
 def evaluation_fields(evaluation: TaskEvaluation) -> dict[str, Any]:
@@ -151,7 +151,8 @@ def csv_safe_row(row: dict[str, Any]) -> dict[str, Any]:
 
 def report_csv(report: dict) -> str:
     """One CSV row per task with the scalar fields of the report (durations in seconds); text cells neutralised
-    by `csv_safe`."""
+    by `csv_safe`. `excluded` is 1 for a task with no hidden test (N = 0, left out of every mean, as the report's
+    `excluded: true`), else 0: the spelling of results.csv (docs/exports.md "report.csv")."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
@@ -159,7 +160,7 @@ def report_csv(report: dict) -> str:
         d = t.get("durations") or {}
         writer.writerow(csv_safe_row({**t, "submission": report["submission"]["id"], "system": report["submission"]["system"], "ac": "n/a" if t["ac"] is None else f"{t['ac']:.4f}", "pass_at_1": f"{t['pass_at_1']:.4f}",
                          "install_seconds": d.get("install"), "start_seconds": d.get("start"),
-                         "test_seconds": d.get("test")}))
+                         "test_seconds": d.get("test"), "excluded": int(bool(t.get("excluded")))}))
     return out.getvalue()
 
 

@@ -230,17 +230,17 @@ def test_the_report_csv_is_pinned():
     report = build_report(benchmark=BENCHMARK, evaluator={}, submission=SUBMISSION, tasks=entries)
     assert report_csv(report) == (
         ",".join(CSV_FIELDS) + "\n"
-        + '7,"\'=HYPERLINK(""http://x"")",Blog,java,spring,blog,tests_failed,1,n/a,0,0,2,3,0.6667,0,,,,unchecked,\n'
+        + '7,"\'=HYPERLINK(""http://x"")",Blog,java,spring,blog,tests_failed,1,n/a,0,0,2,3,0.6667,0,,,,unchecked,,0\n'
         + '7,"\'=HYPERLINK(""http://x"")",TodoList,python,flask,productivity,tests_failed,1,0.5000,2,1,3,4,0.7500,0,'
-          "12.5,1.25,30.0,unchecked,'-crashed\n"
+          "12.5,1.25,30.0,unchecked,'-crashed,0\n"
     )
     assert CSV_FIELDS == ("submission", "system", "task", "language", "framework", "domain", "outcome", "dsr", "ac",
                           "ac_declared", "ac_implemented", "tests_passed", "tests_total", "pass_at_1", "solved",
-                          "install_seconds", "start_seconds", "test_seconds", "reference_status", "detail")
+                          "install_seconds", "start_seconds", "test_seconds", "reference_status", "detail", "excluded")
 
 
 def test_the_report_csv_of_an_entry_without_durations():
     # `t.get("durations") or {}` made `and`: a stored entry with null durations would crash the download.
     entries = [dict(entry(task="Blog"), durations=None)]
     report = build_report(benchmark=BENCHMARK, evaluator={}, submission={"id": 1, "system": "S"}, tasks=entries)
-    assert report_csv(report).splitlines()[1] == "1,S,Blog,python,flask,productivity,tests_failed,1,0.5000,2,1,3,4,0.7500,0,,,,unchecked,"
+    assert report_csv(report).splitlines()[1] == "1,S,Blog,python,flask,productivity,tests_failed,1,0.5000,2,1,3,4,0.7500,0,,,,unchecked,,0"

@@ -2,6 +2,9 @@
 defect notes on pages, in the API and in reports, and the reference solutions shown as an oracle, never ranked."""
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -72,6 +75,19 @@ def test_an_excluded_task_is_stated_in_the_report_and_left_out_of_the_summary(fl
     assert report["summary"]["overall"]["tasks"] == flawed_split.tasks.count() - 1
     todo = next(t for t in report["tasks"] if t["task"] == "TodoList")
     assert todo["defects"] == ["test_list_empty runs after creates"] and todo["excluded"] is False
+
+
+def test_the_report_csv_marks_the_excluded_task_so_its_mean_is_the_pages(client, flawed_split):
+    # Without the column the N = 0 task read as tests_failed, Pass@1 0.0000, and the CSV's mean was below the page's.
+    sub = finished_submission(split=flawed_split, system_name="CsvBot", scores=SCORES)
+    summary = APIClient().get(f"/api/v1/submissions/{sub.pk}/report.json").json()["summary"]
+
+    for url in (f"/api/v1/submissions/{sub.pk}/report.csv", f"/submissions/{sub.pk}/report.csv"):
+        rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))
+        assert {r["task"]: r["excluded"] for r in rows if r["excluded"] == "1"} == {"Notes": "1"}
+        assert {r["excluded"] for r in rows if r["task"] != "Notes"} == {"0"}
+        scored = [float(r["pass_at_1"]) for r in rows if r["excluded"] == "0"]
+        assert sum(scored) / len(scored) == pytest.approx(summary["overall"]["pass_at_1"], abs=1e-4)
 
 
 def test_reference_solutions_are_an_oracle_shown_apart_and_never_ranked(client, demo_split):
