@@ -44,6 +44,11 @@ class Submission(models.Model):
                                                 "content_digest: sorted paths and their contents' sha256), the "
                                                 "same whatever the archive's format or compression; '' when not "
                                                 "computed (endpoint runs, uploads before it existed)")
+    task_sketches = models.JSONField(default=dict, blank=True,
+                                     help_text="{task: bottom-k sketch of its folder's source lines} (core.engine."
+                                               "similarity), what later uploads of other teams are compared with "
+                                               "(submissions.services.near_copy_check); {} when not computed "
+                                               "(endpoint runs, uploads before it existed)")
     note = models.CharField(max_length=300, blank=True)
     is_public = models.BooleanField(default=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)

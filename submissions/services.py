@@ -2,6 +2,7 @@
 evaluation.services.submission_create), the daily quota, the upload limits."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
@@ -15,11 +16,12 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
+from core.engine import similarity
+from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, SourceFiles, inspect_archive
 from catalog.models import Split, System
 from catalog.names import text_problem
 from catalog.selectors import user_in_team
-from catalog.services import team_lock, user_lock
+from catalog.services import task_reference_dir, team_lock, user_lock
 from catalog.signals import board_changed
 
 from .models import Submission
@@ -68,10 +70,12 @@ def _check_name_and_size(upload: UploadedFile) -> None:
         raise SubmissionError("The uploaded file is empty.")
 
 
-def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManifest, str]:
+def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManifest, str, SourceFiles]:
     """Check the archive (nothing is extracted here; its files are read, within the upload limits, for the
-    manifest's content digest) and return it with the sha256 of the upload."""
+    manifest's content digest and the near-copy check) and return it with the sha256 of the upload and its source
+    files' first bytes."""
     digest = hashlib.sha256()
+    sources = SourceFiles()
     with tempfile.NamedTemporaryFile(suffix=".upload") as tmp:
         for chunk in upload.chunks():
             digest.update(chunk)
@@ -79,11 +83,11 @@ def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManife
         tmp.flush()
         try:
             manifest = inspect_archive(Path(tmp.name), limits=archive_limits(), task_names=task_names,
-                                       content_sha256=True)
+                                       content_sha256=True, sources=sources)
         except ArchiveError as exc:
             raise SubmissionError(str(exc)) from exc
     upload.seek(0)
-    return manifest, digest.hexdigest()
+    return manifest, digest.hexdigest(), sources
 
 
 class MissingTasks(SubmissionError):
@@ -160,6 +164,52 @@ def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256
                           "team's own output once: upload the repositories your system generated.")
 
 
+@functools.lru_cache(maxsize=16)
+def _reference_sketches(split_id: int, benchmark_version: str) -> dict[str, list[int]]:
+    """{task: the sketch of its reference solution's lines (core.engine.similarity)} for the tasks of the split that
+    ship one; cached per split and benchmark version."""
+    found = {}
+    for task in Split.objects.get(pk=split_id).tasks.order_by("name"):
+        folder = task_reference_dir(task)
+        if folder is not None and folder.is_dir():
+            found[task.name] = similarity.sketch(similarity.folder_lines(folder))
+    return found
+
+
+def near_copy_check(*, system: System, split: Split, lines: dict[str, set[int]]) -> None:
+    """Refuse an upload whose task folders hold another repository nearly whole (core.engine.similarity: at least
+    NEAR_COPY of its lines): a task's reference solution (the oracle, public in the project's repository), or the
+    same task of another team's submission on the split (any version of the benchmark) that was not failed or
+    cancelled (withdrawn ones included: they were that team's output). `lines`: the upload's line hashes per task.
+    What `duplicate_check` leaves: a copy with one file added to each task folder got the reference solutions ranked
+    #1 on Verified (break-it pass 12 of issue 13). Raises SubmissionError naming the tasks and, for a public
+    submission, which one; another team's private submission is not named."""
+    copies = similarity.near_copies(_reference_sketches(split.pk, split.benchmark.version), lines)
+    if copies:
+        raise SubmissionError(f"The archive's {_tasks_shown(copies)} the platform's reference solution nearly "
+                              "whole (a share of its lines). The board ranks each system's own output: upload the "
+                              "repositories your system generated.")
+    others = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name)
+              .exclude(system__team_id=system.team_id)
+              .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
+              .exclude(task_sketches={}).select_related("system").order_by("created_at"))
+    for other in others.iterator(chunk_size=50):
+        copies = similarity.near_copies(other.task_sketches, lines)
+        if copies:
+            whose = (f"submission #{other.pk} of {other.system.name}" if other.is_public and not other.withdrawn_at
+                     else "a private submission of another team")
+            raise SubmissionError(f"The archive's {_tasks_shown(copies)} {whose} nearly whole (a share of its "
+                                  "lines). The board ranks each team's own output: upload the repositories your "
+                                  "system generated.")
+
+
+def _tasks_shown(copies: dict[str, float]) -> str:
+    """"task 'Blog' (97%) holds" or "tasks 'Blog' (97%), 'eve' (100%) and 3 more hold"."""
+    shown = [f"{task!r} ({share:.0%})" for task, share in sorted(copies.items())]
+    listed = ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+    return f"tasks {listed} hold" if len(shown) > 1 else f"task {listed} holds"
+
+
 def _split_hold(split: Split) -> None:
     """Lock the rows of every split that `duplicate_check` compares with (the benchmark's versions' splits of this
     name), in id order: SELECT ... FOR UPDATE on PostgreSQL; on SQLite the immediate transaction (settings
@@ -226,7 +276,8 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     Raises SubmissionError (nothing stored) when the split does not take uploads (not public), the file is
     not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
     split, is byte-identical to another team's submission on the split or holds the same files
-    (`duplicate_check`), the note is refused (`note_check`), or the team's daily quota is used up; MissingTasks
+    (`duplicate_check`), holds a task's reference solution or another team's task folder nearly whole
+    (`near_copy_check`; not for the platform's own seeds, which have no `user`), the note is refused (`note_check`), or the team's daily quota is used up; MissingTasks
     when tasks of the split are missing and not `allow_missing`. With missing
     tasks allowed, the submission's warnings start with `missing_tasks_notice` and its `missing_reasons` name each
     missing task (its status page shows them `missing` from the start, not pending).
@@ -235,27 +286,33 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     uploads_allowed_check(split=split)
     _check_name_and_size(upload)
     task_names = list(split.tasks.order_by("name").values_list("name", flat=True))
-    manifest, sha256 = _inspect(upload, task_names)
+    manifest, sha256, sources = _inspect(upload, task_names)
     _check_layout(manifest, task_names)
-    _, missing, _ = manifest.matched(task_names)
+    present, missing, _ = manifest.matched(task_names)
     if missing and not allow_missing:
         raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
                            "tick \"Queue it even if tasks are missing\" and choose the archive again.")
     duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256)
-    quota_check(system=system, user=user)  # both refused early; checked again under their locks below
+    lines = similarity.task_lines(sources, manifest.prefix, present)
+    if user is not None:  # the platform's own seeds (the demo systems, the oracle: no user) are not checked
+        near_copy_check(system=system, split=split, lines=lines)
+    quota_check(system=system, user=user)  # all refused early; checked again under their locks below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
                             archive_sha256=sha256, content_sha256=manifest.content_sha256, note=note,
                             is_public=is_public,
                             layout_warnings=([missing_tasks_notice(missing)] if missing else [])
                             + manifest.layout_warnings(task_names),
-                            missing_reasons={name: f"the archive has no folder named {name!r}" for name in missing})
+                            missing_reasons={name: f"the archive has no folder named {name!r}" for name in missing},
+                            task_sketches={task: similarity.sketch(own) for task, own in lines.items() if own})
     try:
         with transaction.atomic():
             quota_check(system=system, user=user, hold=True)  # count and insert in one transaction, one team at a time
             submission.archive.save(upload.name, upload, save=False)
             duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256,
                             hold=True)  # again, one upload to the split at a time: the same archive at once
+            if user is not None:
+                near_copy_check(system=system, split=split, lines=lines)
             submission.save()
             if on_stored:
                 on_stored(submission)
