@@ -287,6 +287,10 @@ def paired_comparison(
 #: discrimination").
 SATURATED_SHARE = 0.9
 
+#: A task gets a label only once at least this many systems are scored on it: with fewer, one system solving it
+#: made it "saturated" (docs/scoring.md "Task difficulty and discrimination").
+MIN_LABELLED_SYSTEMS = 3
+
 
 @dataclass(frozen=True)
 class TaskDifficulty:
@@ -294,7 +298,7 @@ class TaskDifficulty:
 
     `systems`: systems scored on it; `solved_share`: the share of them with P = N; `mean_pass_at_1` and `spread`
     (population standard deviation of their Pass@1, in [0, 0.5]); all None when no system is scored. `label`:
-    `saturated`, `never solved`, `discriminating`, or None (no system scored)."""
+    `saturated`, `never solved`, `discriminating`, or None (fewer than MIN_LABELLED_SYSTEMS systems scored)."""
 
     systems: int
     solved_share: float | None
@@ -313,7 +317,9 @@ def task_difficulty(*, pass_values: Sequence[float], solved_values: Sequence[boo
 
     The rule of docs/scoring.md "Task difficulty and discrimination": `never solved` when no system solves it,
     `saturated` when at least SATURATED_SHARE (90%) of the systems solve it, else `discriminating` (some systems
-    solve it, most do not all). No system: every value None. Raises ValueError when the lengths differ."""
+    solve it, most do not all); no label while fewer than MIN_LABELLED_SYSTEMS (3) systems are scored on it (the
+    share, mean and spread are still given). No system: every value None. Raises ValueError when the lengths
+    differ."""
     if len(pass_values) != len(solved_values):
         raise ValueError(f"{len(pass_values)} Pass@1 values but {len(solved_values)} Solved values")
     k = len(pass_values)
@@ -322,5 +328,8 @@ def task_difficulty(*, pass_values: Sequence[float], solved_values: Sequence[boo
     share = sum(1 for s in solved_values if s) / k
     mean = sum(pass_values) / k
     spread = (sum((v - mean) ** 2 for v in pass_values) / k) ** 0.5
-    label = "never solved" if share == 0 else "saturated" if share >= SATURATED_SHARE else "discriminating"
+    if k < MIN_LABELLED_SYSTEMS:
+        label = None
+    else:
+        label = "never solved" if share == 0 else "saturated" if share >= SATURATED_SHARE else "discriminating"
     return TaskDifficulty(systems=k, solved_share=share, mean_pass_at_1=mean, spread=spread, label=label)

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog.models import Language, ReportedResult, Split, System
+from core.grading.metrics import MIN_LABELLED_SYSTEMS
 from catalog.selectors import excluded_task_names, reported_as_dict, reported_results, split_get
 from leaderboard.research import SORT_KEYS, board_filter, board_query
 from leaderboard.selectors import LANGUAGE_VIEWS, leaderboard_rows, reference_rows, reported_apart_as_dicts, task_health
@@ -420,14 +421,15 @@ class ReferenceCheckOutputSerializer(PayloadSerializer):
 
 class TaskDifficultyOutputSerializer(PayloadSerializer):
     """How a task separates the ranked systems (core.grading.metrics.TaskDifficulty): null values when no
-    system is scored on it."""
+    system is scored on it, a null label while fewer than core.grading.metrics.MIN_LABELLED_SYSTEMS are."""
 
     systems = serializers.IntegerField(help_text="ranked systems scored on the task")
     solved_share = serializers.FloatField(allow_null=True, help_text="share of them that solve it (P = N)")
     mean_pass_at_1 = serializers.FloatField(allow_null=True)
     spread = serializers.FloatField(allow_null=True, help_text="standard deviation of their Pass@1, in [0, 0.5]")
     label = serializers.ChoiceField(allow_null=True, choices=["saturated", "never solved", "discriminating"],
-                                    help_text="the rule of docs/scoring.md; null when no system is scored")
+                                    help_text="the rule of docs/scoring.md; null while fewer than "
+                                              f"{MIN_LABELLED_SYSTEMS} ranked systems are scored on it")
 
 
 class TaskHealthOutputSerializer(PayloadSerializer):

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 from django import template
 from django.utils.html import format_html
 
+from core.grading.metrics import MIN_LABELLED_SYSTEMS
 from leaderboard.research import environment_stamps, reproduce_commands
 
 register = template.Library()
@@ -47,16 +48,28 @@ SHORT_LABELS = {"saturated": "sat.", "never solved": "never", "discriminating": 
 
 
 @register.simple_tag
-def difficulty_badge(difficulty, short: bool = False) -> str:
+def difficulty_badge(difficulty, short: bool = False, explain: bool = False) -> str:
     """The task's saturated / never solved / discriminating label (docs/scoring.md "Task difficulty and
-    discrimination") as a badge (`short`: abbreviated, the full label as its tooltip), or `—` when no system is
-    scored on it."""
+    discrimination") as a badge (`short`: abbreviated, the full label as its tooltip), or `—` with the reason as
+    its tooltip when there is none: no ranked system scored yet, or fewer than MIN_LABELLED_SYSTEMS of them.
+    `explain`: the reason also shown as text after the `—`."""
     label = (difficulty or {}).get("label")
     if not label:
-        return format_html('<span class="na" title="no ranked system scored yet">—</span>')
+        reason = (f"fewer than {MIN_LABELLED_SYSTEMS} ranked systems" if (difficulty or {}).get("systems")
+                  else "no ranked system scored yet")
+        if explain:
+            return format_html('<span class="na" title="{}">— ({})</span>', reason, reason)
+        return format_html('<span class="na" title="{}">—</span>', reason)
     css = {"saturated": "label-saturated", "never solved": "label-never"}.get(label, "label-discriminating")
     return format_html('<span class="badge {}" title="{} (docs/scoring.md: Task difficulty and discrimination)">'
                        '{}</span>', css, label, SHORT_LABELS[label] if short else label)
+
+
+@register.simple_tag
+def min_labelled_systems() -> int:
+    """How many ranked systems a task needs scored on it before it gets a difficulty label
+    (core.grading.metrics.MIN_LABELLED_SYSTEMS)."""
+    return MIN_LABELLED_SYSTEMS
 
 
 @register.inclusion_tag("leaderboard/_reproduce.html")

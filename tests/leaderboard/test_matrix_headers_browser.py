@@ -55,7 +55,8 @@ def test_the_task_catalog_shows_its_difficulty_column_without_scrolling_at_1280_
     """With ranked systems the Difficulty column holds "never solved" / "discriminating" badges (never wrapped) and the
     mean and spread: the table was 40 px wider than its box at 1280 px and the column was cut, behind a scroll bar."""
     shots = _repogenesis_with_systems({"Solver": {"flask": (7, "passed", 1), "synapse": (5, "passed", 1)},
-                                       "Trier": {"flask": (3, "tests_failed", 1), "synapse": (5, "passed", 1)}})
+                                       "Trier": {"flask": (3, "tests_failed", 1), "synapse": (5, "passed", 1)},
+                                       "Third": {"synapse": (5, "passed", 1)}})  # labels need 3 ranked systems
 
     with chromium_page(width=1280, height=1000) as page:
         page.goto(f"{live_server.url}/tasks/?benchmark=repogenesis&split=verified")
