@@ -137,7 +137,13 @@ EXTRA_PROTOTYPES = {"w": "vv", "d": "cl", "i": "l",
                     # Cyrillic "в" as the small capital "ʙ" ("Сова" is "CoBa")
                     "\u00df": "b", "\u1e9e": "b", "\u03b5": "e", "\u03f5": "e", "\u0432": "b",
                     # and the Greek mu as a "u" with a descender, as "ҏ" is a "p" with a tick
-                    "\u03bc": "u"}
+                    "\u03bc": "u",
+                    # the twelfth: Cherokee "Ꮖ" is a serifed "I" and Lisu "ꓘ" a turned "K" (Noto Cherokee and Noto
+                    # Sans Lisu); CJK ideographs drawn as Latin capitals ("COPILO丁", "匚OPILOT", "C凵RSOR", "乙EPHYR",
+                    # "乂AI"); the Hangul conjoining jamo drawn as their compatibility forms already read ("ᄋPENAI",
+                    # "COPIᄂOT")
+                    "\u13c6": "i", "\ua4d8": "k", "\u4e01": "t", "\u531a": "c", "\u51f5": "u", "\u4e59": "z",
+                    "\u4e42": "x", "\u110b": "o", "\u11bc": "o", "\u1102": "l", "\u11ab": "l"}
 #: Scripts (the first word of a letter's Unicode name) whose letters look nothing like Latin ones: a name may mix
 #: them with Latin letters ("Qwen 通义"); their few look-alikes are mapped to the Latin letter (confusables.txt,
 #: EXTRA_PROTOTYPES). `lookalike_letter` refuses, beside Latin letters, any other letter that is not read as a Latin
@@ -426,6 +432,10 @@ def lookalike_letter(name: str) -> str | None:
     return None
 
 
+#: Scripts whose letters were drawn after Latin capitals (Cherokee, Lisu, Canadian syllabics, Coptic from Greek):
+#: a name in them that reads as Latin letters in part may hold none that reads as no Latin letter (`_odd_one_out`:
+#: the twelfth break-it pass wrote "GITHUB COPILOT" and "COPILOT II" in Cherokee letters, two of them unread).
+LATIN_DRAWN_SCRIPTS = frozenset({"CHEROKEE", "LISU", "CANADIAN", "COPTIC", "OLD", "DESERET", "OSAGE", "VAI", "BAMUM"})
 #: The fewest letters read as Latin ones beside a single letter that is not for `_odd_one_out` to refuse that one
 #: ("Мир", two read and one not, is a name of its own; "ᏟᎾᏢᏆᏞᎾᎢ", six and one, passes for "COPILOT").
 WHOLE_SCRIPT_MIN_READ = 3
@@ -436,9 +446,13 @@ def _odd_one_out(letters: list[str]) -> str | None:
     skeleton keeps as it is, when every other letter of such scripts reads as Latin letters or digits and at least
     WHOLE_SCRIPT_MIN_READ do, else None. Such a name reads as a Latin name with one odd letter: the eleventh
     break-it pass of issue 13 wrote "COPILOT" in Cherokee letters, whose "Ꮖ" nothing maps. A name with two letters
-    or more of its own ("ГигаЧат", "Яндекс") is a name of its own, not a look-alike."""
+    or more of its own ("ГигаЧат", "Яндекс") is a name of its own, not a look-alike, but in a script of
+    LATIN_DRAWN_SCRIPTS any letter that reads as none is refused as soon as one letter reads as a Latin one."""
     lookalike = [char for char in letters if _script(char) not in DISTINCT_SCRIPTS]
     unread = [char for char in lookalike if not _bare_skeleton(char).isascii()]
+    drawn = [char for char in unread if _script(char) in LATIN_DRAWN_SCRIPTS]
+    if drawn and len(unread) < len(lookalike):
+        return drawn[0]
     if len(unread) == 1 and len(lookalike) - 1 >= WHOLE_SCRIPT_MIN_READ:
         return unread[0]
     return None
@@ -449,7 +463,9 @@ def _script(char: str) -> str:
     Hangul letter (a lone jamo, "HANGUL LETTER") apart from Hangul syllables: alone, it is a stroke or two that can
     pass for a Latin letter (the eleventh break-it pass)."""
     name = unicodedata.name(char, "")
-    return "HANGUL LETTER" if name.startswith("HANGUL LETTER") else name.split(" ", 1)[0]
+    if name.startswith(("HANGUL LETTER", "HANGUL CHOSEONG", "HANGUL JUNGSEONG", "HANGUL JONGSEONG")):
+        return "HANGUL LETTER"  # a jamo, compatibility or conjoining form
+    return name.split(" ", 1)[0]
 
 
 def system_name_problem(name: str) -> str | None:

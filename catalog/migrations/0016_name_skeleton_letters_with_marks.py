@@ -1,6 +1,7 @@
 """System and team skeletons recomputed (catalog.names.name_skeleton): letters of any script "WITH" a tick, hook,
 stroke or descender read as their base letter ("Соҏіӏот" is "Copilot"), and the sharp s, the Greek epsilons and mu
-and the Cyrillic "в" read as the Latin letters they are drawn like (the eleventh break-it pass of issue 13). Two
+and the Cyrillic "в" read as the Latin letters they are drawn like (the eleventh break-it pass of issue 13), and so
+do Cherokee "Ꮖ", Lisu "ꓘ", five CJK ideographs and four Hangul conjoining jamo (the twelfth). Two
 existing names that now look alike keep both rows, the later one's skeleton marked with its id."""
 import importlib
 
