@@ -379,11 +379,16 @@ def submission_withdraw(*, submission: Submission, user: User, reason: str) -> S
     stored (private: its team and the admins still see it) with who withdrew it, when and why; the board then
     ranks the system by its next latest public run, if any.
 
-    Raises PermissionError for anyone else, SubmissionError when `reason` is blank or over 500 characters, and
+    Raises PermissionError for anyone else, SubmissionError when `reason` is blank, over 500 characters or holds
+    a character no text of the board may hold (catalog.names.text_problem: a reason of a right-to-left override and
+    a braille blank was accepted and written raw into the log, break-it pass 12 of issue 13), and
     SubmissionStateError when the submission is not finished, not public or already withdrawn.
     """
     withdraw_permission_check(submission=submission, user=user)
     reason = (reason or "").strip()
+    problem = text_problem(reason, what="The reason", multiline=True)
+    if problem:
+        raise SubmissionError(problem)
     if not reason:
         raise SubmissionError("Say why the submission is withdrawn (kept with it for the admins).")
     if len(reason) > 500:

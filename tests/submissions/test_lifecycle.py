@@ -178,6 +178,19 @@ def test_withdraw_needs_a_reason_and_a_finished_public_submission(alice, demo_sp
     assert done.withdrawn_reason == "first"
 
 
+def test_a_withdraw_reason_of_invisible_characters_is_refused(alice, demo_split):
+    """Break-it pass 12 of issue 13: a right-to-left override and a braille blank made a required reason of nothing
+    visible, stored and written raw into the log."""
+    user, api = alice
+    done = finished_submission(split=demo_split, system_name="Board Agent", scores={}, team=team_for_user(user=user))
+
+    resp = api.post(f"/api/v1/submissions/{done.pk}/withdraw/", {"reason": "\u202e\u2800"})
+
+    assert resp.status_code == 400 and "RIGHT-TO-LEFT OVERRIDE" in resp.json()["detail"], resp.content
+    done.refresh_from_db()
+    assert not done.withdrawn_at and done.is_public
+
+
 @pytest.mark.parametrize("body", [{}, {"reason": ""}, {"reason": "x" * 501}, {"reason": "not yours"}],
                          ids=["no-reason", "empty-reason", "long-reason", "reason"])
 def test_withdrawing_another_teams_submission_is_403_whatever_the_body(make_user, demo_split, body):
