@@ -222,9 +222,12 @@ def reserved_name_problem(name: str) -> str | None:
 
 
 class TeamInvitation(models.Model):
-    """An invitation for a user to join a team, made by one of its members (by user name, or by an account's
-    verified e-mail address). Accepting it makes the user a member: they may then submit for the team's systems,
-    under the team's quota. At most one pending invitation per team and user."""
+    """An invitation for a user to join a team, made by one of its members by user name (`invitee` is that account)
+    or by e-mail address (`invited_as`; `invitee` stays empty until the invitation is answered: the account whose
+    verified address it is then, if any, sees it and answers it, and is set as `invitee`). Accepting it makes the
+    user a member: they may then submit for the team's systems, under the team's quota. At most one pending
+    invitation per team and user name (invitation_one_pending) and per team and address
+    (invitation_one_pending_address)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -233,11 +236,15 @@ class TeamInvitation(models.Model):
         REVOKED = "revoked", "Revoked"
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
-    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_invitations")
+    #: The invited account: the one named, for an invitation by user name; for one by address, the account that
+    #: answered it (empty while it is pending, or when a member revoked it).
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_invitations",
+                                null=True, blank=True)
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
-    #: The verified e-mail address the invitation was made to, when it was made by address (else ""): the team sees
-    #: it, not the account's user name, until the invitation is accepted (an address must not tell whose account it
-    #: is: the eleventh break-it pass of issue 13).
+    #: The e-mail address the invitation was made to (lower case), when it was made by address (else ""): the team
+    #: sees it, not the account's user name, until the invitation is accepted, and whether an account has verified
+    #: it is never told (an address must not tell whose account it is, nor that there is one: the eleventh and
+    #: twelfth break-it passes of issue 13).
     invited_as = models.EmailField(max_length=254, blank=True, default="")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -247,17 +254,20 @@ class TeamInvitation(models.Model):
     def invitee_shown(self) -> str:
         """How the invitee is named to the inviting team: the user name, or the e-mail address the invitation was
         made to until it is accepted."""
-        if self.invited_as and self.status != self.Status.ACCEPTED:
+        if self.invited_as and (self.status != self.Status.ACCEPTED or self.invitee is None):
             return self.invited_as
         return self.invitee.username
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "invitee"], condition=models.Q(status="pending"),
-                                               name="invitation_one_pending")]
+                                               name="invitation_one_pending"),
+                       models.UniqueConstraint(fields=["team", "invited_as"],
+                                               condition=models.Q(status="pending") & ~models.Q(invited_as=""),
+                                               name="invitation_one_pending_address")]
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.invitee} to {self.team}: {self.status}"
+        return f"{self.invitee or self.invited_as} to {self.team}: {self.status}"
 
 
 #: A system's description is shown on the board's pages: a paragraph, not a document (issue 13: 1 MB was accepted).

@@ -5,9 +5,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
-from .models import Benchmark, ReportedResult, Split, System, Task, Team
+from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation
 from .reported_files import METRICS
 
 
@@ -149,3 +149,13 @@ def system_by_ref(ref: str) -> System | None:
     if pk is not None:
         return systems.filter(pk=pk).first()
     return systems.filter(name=ref).first()
+
+
+def invitations_received(*, user: User) -> QuerySet[TeamInvitation]:
+    """The invitations of `user`, of every status: those to its user name, those by address it answered, and those
+    to its verified address (case-insensitive) no account has answered yet; each names the account only once it is
+    answered (TeamInvitation.invitee). Filter by status for the pending ones (its /teams/ page, the API)."""
+    mine = Q(invitee=user)
+    if user.email:  # User.email holds verified addresses only
+        mine |= Q(invitee__isnull=True, invited_as__iexact=user.email)
+    return TeamInvitation.objects.filter(mine)

@@ -10,8 +10,10 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from .benchmark_files import BenchmarkSource, TaskSource
@@ -22,7 +24,7 @@ from .signals import board_changed
 from .models import Benchmark, ReportedResult, Split, System, Task, Team, TeamInvitation, reserved_name_problem
 from .names import name_problem, name_skeleton
 from .reported_files import METRICS, ReportedRowSource, ReportedSource
-from .selectors import user_in_team
+from .selectors import invitations_received, user_in_team
 
 
 @dataclass(frozen=True)
@@ -399,67 +401,95 @@ def _team_name_problem(name: str, *, exclude: int | None = None, others: set[str
 
 
 def team_invite(*, team: Team, by: User, who: str) -> TeamInvitation:
-    """Invite the account named `who` (a user name, or an account's verified e-mail address when `who` holds an
-    @) to join `team`; the invitee is told by e-mail when the account has an address. Raises PermissionError when
-    `by` is not a member, TeamError when no such account exists, it is a member already, has a pending invitation
-    to the team (also one made at the same moment: `_already_invited`), or the team has TEAM_MAX_MEMBERS members
-    (pending invitations included; counted under the team's lock, `team_lock`, so two invitations to the last
-    place at once cannot both be made: the sixth break-it pass of issue 13), or an invitation would pass the daily
-    rates of invitations received or sent (`_invitation_rate_check`)."""
+    """Invite `who` to join `team`: a user name, or an e-mail address when `who` holds an @.
+
+    By user name: the account is e-mailed when it has an address (`_invitation_email`). Raises TeamError when no
+    such account exists, it is a member already, or it has a pending invitation by user name to the team (also
+    one made at the same moment: `_already_invited`; an invitation by address is not the account's until it is
+    answered, so it never counts here), or it was invited by user name INVITATIONS_RECEIVED_PER_DAY times today.
+
+    By address: the invitation is tied to no account (`invitee` empty) until it is answered; the account that has
+    verified the address, if any, sees it on its /teams/ page and is e-mailed. Whether such an account exists, and
+    whether it is a member, is never told: the invitation is made either way (the twelfth break-it pass of issue
+    13 read both off the refusals). Raises TeamError for a malformed address, a pending invitation of the team to
+    that address already, or INVITATIONS_RECEIVED_PER_DAY invitations to it today.
+
+    Either way: PermissionError when `by` is not a member; TeamError when the team has TEAM_MAX_MEMBERS members,
+    pending invitations included (counted under the team's lock, `team_lock`, so two invitations to the last place
+    at once cannot both be made: the sixth break-it pass of issue 13), or `by` sent INVITATIONS_SENT_PER_DAY
+    invitations today."""
     _member_check(team, by)
     who = (who or "").strip()
     if not who:
         raise TeamError("Give the user name or verified e-mail address of the account to invite.")
+    pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
     if "@" in who:
-        invitee = User.objects.filter(email__iexact=who, is_active=True).first()
-        missing = (f"No account has verified the address {who!r}: ask them to sign up, verify their address, "
-                   "and invite them again (or invite their user name).")
+        address = who.lower()
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise TeamError(f"{who!r} is not an e-mail address.") from None
+        invitee, shown, rule = None, address, "invitation_one_pending_address"
+        if pending.filter(invited_as=address).exists():
+            raise _already_invited(team, shown)
+        _invitation_rate_check(by, TeamInvitation.objects.filter(invited_as=address), shown)
     else:
         invitee = User.objects.filter(username=who, is_active=True).first()
-        missing = f"No account is named {who!r} (user names are case-sensitive)."
-    if invitee is None:
-        raise TeamError(missing)
-    shown = who if "@" in who else invitee.username  # an address never tells whose account it is
-    if team.members.filter(pk=invitee.pk).exists():
-        raise TeamError(f"{shown} is already a member of {team.name}.")
-    pending = team.invitations.filter(status=TeamInvitation.Status.PENDING)
-    if pending.filter(invitee=invitee).exists():
-        raise _already_invited(team, shown)
-    _invitation_rate_check(by, invitee, shown)
+        if invitee is None:
+            raise TeamError(f"No account is named {who!r} (user names are case-sensitive).")
+        address, shown, rule = "", invitee.username, "invitation_one_pending"
+        if team.members.filter(pk=invitee.pk).exists():
+            raise TeamError(f"{shown} is already a member of {team.name}.")
+        if pending.filter(invitee=invitee).exists():
+            raise _already_invited(team, shown)
+        _invitation_rate_check(by, TeamInvitation.objects.filter(invitee=invitee, invited_as=""), shown)
     with transaction.atomic():
         team_lock(team.pk)  # two invitations to the last place at once: the later one counts the earlier one
         if team.members.count() + pending.count() >= settings.TEAM_MAX_MEMBERS:
             raise TeamError(f"A team has at most {settings.TEAM_MAX_MEMBERS} members, pending invitations "
                             "included.")
-        with unique_refusal(Unique.named(TeamInvitation, "invitation_one_pending"),
-                            refusal=lambda: _already_invited(team, shown)):
-            invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by,
-                                                       invited_as=who if "@" in who else "")
-    if invitee.email:
-        send_mail(f"[RepoGenesis Leaderboard] {by.username} invites you to the team {team.name}",
-                  f"{by.username} invites you to join the team {team.name} on the RepoGenesis Leaderboard: its "
-                  "members submit for its systems and share its daily quota.\n\n"
-                  f"Accept or decline on {settings.SITE_URL}/teams/\n", None, [invitee.email], fail_silently=True)
+        with unique_refusal(Unique.named(TeamInvitation, rule), refusal=lambda: _already_invited(team, shown)):
+            invitation = TeamInvitation.objects.create(team=team, invitee=invitee, invited_by=by, invited_as=address)
+    account = invitee or User.objects.filter(email__iexact=address, is_active=True).first()
+    if account is not None and account.email and not (invitee is None and team.members.filter(pk=account.pk)
+                                                      .exists()):
+        _invitation_email(invitation, account)
     return invitation
 
 
-#: Invitations (answered and revoked ones included) an account may receive, and send, in 24 hours: each one is an
-#: e-mail the site sends (the ninth break-it pass of issue 13 sent 20 in a row to one address by inviting and
-#: revoking).
+#: Invitations (answered and revoked ones included) a user name, or an address, may receive, and an account may
+#: send, in 24 hours: each one is an e-mail the site sends (the ninth break-it pass of issue 13 sent 20 in a row to
+#: one address by inviting and revoking). An account is e-mailed at most INVITATIONS_RECEIVED_PER_DAY times in 24
+#: hours, counting the invitations to its user name and to its verified address (`_invitation_email`).
 INVITATIONS_RECEIVED_PER_DAY = 3
 INVITATIONS_SENT_PER_DAY = 20
 
 
-def _invitation_rate_check(by: User, invitee: User, shown: str) -> None:
-    """Raise TeamError when `invitee` (named `shown` in the message) received INVITATIONS_RECEIVED_PER_DAY invitations
-    in the last 24 hours, or `by` sent INVITATIONS_SENT_PER_DAY."""
+def _invitation_rate_check(by: User, received: QuerySet, shown: str) -> None:
+    """Raise TeamError when `received` (the invitations to one user name, or to one address, named `shown` in the
+    message) holds INVITATIONS_RECEIVED_PER_DAY made in the last 24 hours, or `by` sent INVITATIONS_SENT_PER_DAY."""
     since = timezone.now() - timedelta(days=1)
-    if TeamInvitation.objects.filter(invitee=invitee, created_at__gte=since).count() >= INVITATIONS_RECEIVED_PER_DAY:
-        raise TeamError(f"{shown} was invited {INVITATIONS_RECEIVED_PER_DAY} times in the last 24 hours, "
-                        "each time by e-mail: invite them again tomorrow.")
+    if received.filter(created_at__gte=since).count() >= INVITATIONS_RECEIVED_PER_DAY:
+        raise TeamError(f"{shown} was invited {INVITATIONS_RECEIVED_PER_DAY} times in the last 24 hours: invite "
+                        "them again tomorrow.")
     if TeamInvitation.objects.filter(invited_by=by, created_at__gte=since).count() >= INVITATIONS_SENT_PER_DAY:
         raise TeamError(f"You sent {INVITATIONS_SENT_PER_DAY} invitations in the last 24 hours: send more "
                         "tomorrow.")
+
+
+def _invitation_email(invitation: TeamInvitation, account: User) -> None:
+    """E-mail `account` (it has a verified address) about `invitation`, unless it received
+    INVITATIONS_RECEIVED_PER_DAY invitations before this one in the last 24 hours, by user name or by its address
+    (`invitations_received`): the answer to the inviter is the same either way, so an address tells nothing."""
+    since = timezone.now() - timedelta(days=1)
+    if (invitations_received(user=account).filter(created_at__gte=since).exclude(pk=invitation.pk).count()
+            >= INVITATIONS_RECEIVED_PER_DAY):
+        return
+    by, team = invitation.invited_by, invitation.team
+    send_mail(f"[RepoGenesis Leaderboard] {by.username} invites you to the team {team.name}",
+              f"{by.username} invites you to join the team {team.name} on the RepoGenesis Leaderboard: its "
+              "members submit for its systems and share its daily quota.\n\n"
+              f"Accept or decline on {settings.SITE_URL}/teams/\n", None, [account.email], fail_silently=True)
 
 
 def team_lock(team_id: int) -> None:
@@ -472,26 +502,39 @@ def team_lock(team_id: int) -> None:
 
 
 def _already_invited(team: Team, shown: str) -> TeamError:
-    """The refusal of a second pending invitation of an account (`shown`: its user name, or the address it was
-    invited by) to `team` (checked first, then by the constraint invitation_one_pending when two invitations are
-    made at once)."""
+    """The refusal of a second pending invitation of a user name or an address (`shown`) to `team` (checked first,
+    then by the constraint invitation_one_pending or invitation_one_pending_address when two invitations are made
+    at once)."""
     return TeamError(f"{shown} already has a pending invitation to {team.name}.")
 
 
+def _invitation_is_for(invitation: TeamInvitation, user: User) -> bool:
+    """True when `user` is the invitee: the account named or that answered, or, for an invitation by address not
+    answered yet, the account that has verified that address (User.email holds verified addresses only)."""
+    if invitation.invitee_id is not None:
+        return invitation.invitee_id == user.pk
+    return bool(invitation.invited_as and user.email) and user.email.lower() == invitation.invited_as.lower()
+
+
 def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:
-    """The invitee accepts (joins the team) or declines a pending invitation; a member of the team may revoke it
-    (accept=False). Raises PermissionError for anyone else, TeamError when it is no longer pending or, on accepting,
-    when the team has TEAM_MAX_MEMBERS members already (counted under the team's lock, `team_lock`: two invitees
-    accepting at once cannot both pass the limit; the refused invitation stays pending)."""
-    is_invitee = invitation.invitee_id == user.pk
+    """The invitee (`_invitation_is_for`) accepts (joins the team) or declines a pending invitation; answering one
+    made by address ties it to the account (`invitee`). A member of the team may revoke it (accept=False). Raises
+    PermissionError for anyone else, TeamError when it is no longer pending or, on accepting, when the team has
+    TEAM_MAX_MEMBERS members already (counted under the team's lock, `team_lock`: two invitees accepting at once
+    cannot both pass the limit; the refused invitation stays pending). Accepting closes (accepted) every other
+    pending invitation of the account to the team, by user name or by its address; an account that is a member
+    already just closes them."""
+    is_invitee = _invitation_is_for(invitation, user)
     if not is_invitee and not (not accept and user_in_team(user=user, team=invitation.team)):
         raise PermissionError("only the invited account can answer this invitation")
     status = (TeamInvitation.Status.ACCEPTED if accept else
               TeamInvitation.Status.DECLINED if is_invitee else TeamInvitation.Status.REVOKED)
+    answer = {"status": status, "answered_at": timezone.now()}
+    if is_invitee:
+        answer["invitee"] = user
     with transaction.atomic():
         team_lock(invitation.team_id)  # accepting grows the team: counted under its lock
-        if not TeamInvitation.objects.filter(pk=invitation.pk, status=TeamInvitation.Status.PENDING).update(
-                status=status, answered_at=timezone.now()):
+        if not TeamInvitation.objects.filter(pk=invitation.pk, status=TeamInvitation.Status.PENDING).update(**answer):
             invitation.refresh_from_db()
             raise TeamError(f"This invitation is already {invitation.status}.")
         if accept:
@@ -500,6 +543,7 @@ def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -
                 raise TeamError(f"{team.name} is full: a team has at most {settings.TEAM_MAX_MEMBERS} members. Ask a "
                                 "member to make room, then accept again.")
             team.members.add(user)
+            invitations_received(user=user).filter(team=team, status=TeamInvitation.Status.PENDING).update(**answer)
     invitation.refresh_from_db()
     return invitation
 

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog.models import Team, TeamInvitation
-from catalog.selectors import user_in_team
+from catalog.selectors import invitations_received, user_in_team
 from catalog.services import invitation_answer, team_invite, team_leave, team_rename
 from leaderboard.api.board import PayloadSerializer, bad_request_response, error_response
 from leaderboard.api.pagination import ApiPagination, paginated_response
@@ -110,7 +110,9 @@ class InvitationOutputSerializer(PayloadSerializer):
     team = serializers.CharField()
     team_id = serializers.IntegerField()
     invitee = serializers.CharField(help_text="user name of the invited account; for an invitation made by e-mail "
-                                              "address, that address until it is accepted")
+                                              "address, that address (in lower case) until it is accepted: until "
+                                              "it is answered, an invitation by address is tied to no account, and "
+                                              "whether an account has verified the address is never told")
     invited_by = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(choices=TeamInvitation.Status.choices)
     created_at = serializers.DateTimeField()
@@ -135,7 +137,9 @@ class InviteInputSerializer(serializers.Serializer):
 
     # blank or absent: the service answers what to give (the page's form and the API say the same)
     user = serializers.CharField(max_length=254, required=False, allow_blank=True, default="",
-                                 help_text="the user name, or the account's verified e-mail address")
+                                 help_text="a user name, or an e-mail address (it holds an @): an invitation by "
+                                           "address is made whether or not an account has verified it (201 "
+                                           "either way); the account that has, if any, sees it and is e-mailed")
 
 
 class TeamInvitationsApi(APIView):
@@ -153,10 +157,14 @@ class TeamInvitationsApi(APIView):
 
     @extend_schema(operation_id="team_invite", tags=["teams"], request=InviteInputSerializer,
                    responses={201: InvitationOutputSerializer, 403: NOT_MEMBER,
-                              400: bad_request_response("no such account, already a member or invited, team full")})
+                              400: bad_request_response("no account of that user name, it is a member already, "
+                                                        "the name or address has a pending invitation, a malformed "
+                                                        "address, team full, a daily limit")})
     def post(self, request, pk: int):
-        """Invite an account by user name (or by its verified e-mail address) to join the team; it accepts on
-        its /teams/ page or with POST /api/v1/invitations/{id}/accept/."""
+        """Invite an account by user name, or by e-mail address, to join the team; it accepts on its /teams/ page
+        or with POST /api/v1/invitations/{id}/accept/. An invitation by address is made (201) whether or not an
+        account has verified the address, and is tied to no account until it is answered: it is refused only for
+        a malformed address, a pending invitation to it, a full team or a daily limit, never for who owns it."""
         team = _member_team(request, pk)
         ser = InviteInputSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -165,7 +173,7 @@ class TeamInvitationsApi(APIView):
 
 
 class MyInvitationsApi(APIView):
-    """GET /api/v1/invitations/: the invitations waiting for your answer."""
+    """GET /api/v1/invitations/: the invitations waiting for your answer (to your user name or verified address)."""
 
     permission_classes = [permissions.IsAuthenticated]
     pagination_class = ApiPagination
@@ -173,8 +181,8 @@ class MyInvitationsApi(APIView):
     @extend_schema(operation_id="invitations_list", tags=["teams"],
                    responses={200: InvitationOutputSerializer(many=True)})
     def get(self, request):
-        """Your pending invitations, newest first."""
-        return _invitations(TeamInvitation.objects.filter(invitee=request.user, status=TeamInvitation.Status.PENDING),
+        """Your pending invitations, newest first: to your user name, and to your verified e-mail address."""
+        return _invitations(invitations_received(user=request.user).filter(status=TeamInvitation.Status.PENDING),
                             self, request)
 
 
@@ -194,7 +202,9 @@ class InvitationAcceptApi(APIView):
                    responses={200: InvitationOutputSerializer, 400: bad_request_response("no longer pending"),
                               403: error_response("not your invitation"), 404: error_response("no such invitation")})
     def post(self, request, pk: int):
-        """Accept an invitation of yours: you become a member of the team (its systems, its quota)."""
+        """Accept an invitation of yours (to your user name, or to your verified e-mail address: it is then tied to
+        your account): you become a member of the team (its systems, its quota); your other pending invitations to
+        the team are closed with it."""
         invitation = invitation_answer(invitation=_invitation(pk), user=request.user, accept=True)
         return Response(InvitationOutputSerializer(invitation_data(invitation)).data)
 

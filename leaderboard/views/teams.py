@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from catalog.models import Team, TeamInvitation
-from catalog.selectors import user_in_team
+from catalog.selectors import invitations_received, user_in_team
 from catalog.services import TeamError, invitation_answer, team_invite, team_leave, team_rename
 from submissions.models import TeamWebhook
 from submissions.quota import quota_status
@@ -28,8 +28,8 @@ def _member_team(request, pk: int) -> Team:
 def team_list(request):
     """The teams the user belongs to."""
     teams = request.user.teams.order_by("name").prefetch_related("members", "systems")
-    invitations = TeamInvitation.objects.filter(invitee=request.user, status=TeamInvitation.Status.PENDING
-                                                ).select_related("team", "invited_by")
+    invitations = invitations_received(user=request.user).filter(status=TeamInvitation.Status.PENDING
+                                                                 ).select_related("team", "invited_by")
     return render(request, "leaderboard/team_list.html", {"teams": teams, "invitations": invitations})
 
 
@@ -60,10 +60,12 @@ def _team_action(request, pk: int, action, done: str):
 @require_POST
 @login_required
 def team_invite_view(request, pk: int):
-    """Invite an account by user name (or verified e-mail address) to the team."""
+    """Invite an account by user name, or an e-mail address, to the team (whether an account has verified the
+    address is never told: catalog.services.team_invite)."""
     who = request.POST.get("user", "").strip()
-    return _team_action(request, pk, lambda team: team_invite(team=team, by=request.user, who=who),
-                        f"{who} was invited: they accept on their Teams page.")
+    done = (f"{who} was invited: if an account has verified this address, it sees the invitation on its Teams page "
+            "and accepts there." if "@" in who else f"{who} was invited: they accept on their Teams page.")
+    return _team_action(request, pk, lambda team: team_invite(team=team, by=request.user, who=who), done)
 
 
 @require_POST

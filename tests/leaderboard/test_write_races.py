@@ -144,6 +144,23 @@ def test_one_user_invited_twice_at_once_has_one_pending_invitation(make_user, mo
 
 
 @pytest.mark.django_db(transaction=True)
+def test_one_address_invited_twice_at_once_has_one_pending_invitation(make_user, monkeypatch):
+    """An invitation by address is tied to no account (invitee empty): its own constraint,
+    invitation_one_pending_address, refuses the second, in whatever letter case it was typed."""
+    _, token = make_user("alice")
+    team = Team.objects.get(name="alice")
+    meet_after(monkeypatch, QuerySet, "exists", 2, when=lambda qs: qs.model is TeamInvitation)
+
+    results = race(*(lambda who=who: _api(token).post(f"/api/v1/teams/{team.pk}/invitations/", {"user": who})
+                     for who in ("carol@example.org", "Carol@Example.org")))
+
+    assert _answers(results) == [201, 400], results
+    [refused] = [r for r in results if r.status_code == 400]
+    assert refused.json() == {"detail": "carol@example.org already has a pending invitation to alice."}
+    assert TeamInvitation.objects.filter(status=TeamInvitation.Status.PENDING).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_one_user_name_signed_up_twice_at_once_makes_one_whole_account(monkeypatch):
     meet_after(monkeypatch, SignUpForm, "clean", 2)
     password = "A-long-Secure-pw-123"
