@@ -138,21 +138,30 @@ def test_every_page_fits_a_390_px_phone_and_long_tokens_wrap(live_server, tmp_pa
 
 
 REQUIRED_MARK = "el => getComputedStyle(el, '::after').content"
+#: The "* required" legend a form with an enabled required field shows at its top.
+LEGEND = "el => getComputedStyle(el, '::before').content"
+FOCUSED_TOGGLE = "() => document.activeElement.classList.contains('menu-toggle')"
 
 
 def test_the_menu_folds_on_a_phone_and_required_fields_are_marked(live_server):
     """A fresh-user pass on a phone scrolled past eleven lines of links before each page, and no form said which
-    fields it needs: at 390 px the links fold behind "Menu" (opened and closed by it); on a wide screen they show and
-    the button does not; a required field's label ends with "*", an optional one's does not."""
+    fields it needs: at 390 px the links fold behind "Menu" (opened and closed by it, closed by Escape, which gives
+    the button the focus back, and by a tap outside it; a break-it pass found neither closed it); on a wide screen
+    they show and the button does not; a required field's label ends with "*", an optional one's and a disabled
+    one's (the Name of a ranked system) do not, and a form with a field marked says once "* required"."""
     from django.contrib.auth.models import User
 
     from catalog.services import system_create, team_for_user
     from tests.conftest import import_demo
+    from tests.factories import finished_submission
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    import_demo()
+    split = import_demo().splits.get(name="verified")
     user = User.objects.create_user("menu-user", password="pw-Menu-Secure-1")
-    system_create(team=team_for_user(user=user), name="Menu Agent")
+    team = team_for_user(user=user)
+    system_create(team=team, name="Menu Agent")
+    ranked = finished_submission(split=split, system_name="Ranked Agent", team=team,
+                                 scores={"TodoList": (17, "passed", 1)}).system
     with chromium_page(width=390, height=844) as page:
         page.goto(live_server.url + "/signup/")
         nav, toggle = page.locator("#site-nav"), page.locator(".menu-toggle")
@@ -161,7 +170,19 @@ def test_the_menu_folds_on_a_phone_and_required_fields_are_marked(live_server):
         assert nav.locator("a", has_text="Docs").is_visible() and toggle.get_attribute("aria-expanded") == "true"
         toggle.click()
         assert not nav.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+        toggle.click()
+        nav.locator("a", has_text="Docs").focus()  # a keyboard user inside the open menu
+        page.keyboard.press("Escape")
+        assert not nav.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+        assert page.evaluate(FOCUSED_TOGGLE)
+        toggle.click()
+        page.locator("main h1").click()  # a tap outside the menu
+        assert not nav.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+        shots = Path(os.environ.get("NARROW_SHOTS") or Path(settings.VAR_DIR) / "narrow-shots")
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "signup-required-legend.png"), full_page=True)
         assert page.locator("label[for=id_username]").evaluate(REQUIRED_MARK) == '" *"'
+        assert page.locator("main form").evaluate(LEGEND) == '"* required"'
         page.goto(live_server.url + "/accounts/login/?next=/submit/")
         assert page.locator("label[for=id_password]").evaluate(REQUIRED_MARK) == '" *"'
         page.fill("#id_username", "menu-user")
@@ -170,6 +191,16 @@ def test_the_menu_folds_on_a_phone_and_required_fields_are_marked(live_server):
         page.wait_for_url("**/submit/")
         assert page.locator("label[for=id_archive]").evaluate(REQUIRED_MARK) == '" *"'
         assert page.locator("label[for=id_note]").evaluate(REQUIRED_MARK) in ("none", "normal")  # optional
+        assert page.locator("main form").evaluate(LEGEND) == '"* required"'
+        assert page.locator("header form").evaluate(LEGEND) in ("none", "normal")  # sign out: nothing to fill in
+        page.goto(f"{live_server.url}/systems/{ranked.pk}/edit/")
+        assert page.locator("#id_name").is_disabled()
+        assert page.locator("label[for=id_name]").evaluate(REQUIRED_MARK) in ("none", "normal")
+        assert page.locator("main form").evaluate(LEGEND) in ("none", "normal")  # no field it must fill in
+        menu_agent = ranked.team.systems.get(name="Menu Agent")
+        page.goto(f"{live_server.url}/systems/{menu_agent.pk}/edit/")
+        assert page.locator("label[for=id_name]").evaluate(REQUIRED_MARK) == '" *"'
+        assert page.locator("main form").evaluate(LEGEND) == '"* required"'
     with chromium_page(width=1280, height=800) as page:
         page.goto(live_server.url + "/")
         assert page.locator("#site-nav a", has_text="Docs").is_visible()
