@@ -16,7 +16,7 @@ from leaderboard.api.submissions import submission_data
 from leaderboard.forms import SubmissionForm
 from submissions.models import Submission
 from catalog.selectors import user_in_team
-from submissions.selectors import submission_archive, submission_get, submission_rerun_of
+from submissions.selectors import submission_archive, submission_get, submission_reruns
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
@@ -121,7 +121,7 @@ def detail(request, pk: int):
     endpoint = submission.source == Submission.Source.ENDPOINT
     return render(request, "submissions/detail.html", {
         "submission": submission, "run": run, "results": results, "absent": absent, "figure": figure,
-        "stalled": stalled, "rerun_of": submission_rerun_of(submission=submission, user=request.user),
+        "stalled": stalled, "reruns": submission_reruns(submission=submission, user=request.user),
         "queue": run_queue(run=run) if run else None,
         "show_cases": public_split, "show_logs": member, "is_member": member,
         "generation": generation_log(submission=submission, with_calls=member) if endpoint else None,

@@ -27,14 +27,14 @@ def queued(make_user, client, demo_split):
 def _badges(page: str) -> dict[str, str]:
     """{task: the text of its badge} of the status page's Tasks table."""
     table = page.split("<h2>Tasks</h2>", 1)[1].split("</table>", 1)[0]
-    return dict(re.findall(r'<a href="#task-([^"]+)">[^<]+</a>.*?<span class="badge [^"]*"[^>]*>([^<]+)</span>',
-                           table, re.S))
+    return dict(re.findall(r'<tr data-task="([^"]+)">.*?<span class="badge [^"]*"[^>]*>([^<]+)</span>', table, re.S))
 
 
 def test_the_status_page_shows_tasks_missing_from_the_archive_as_missing(client, queued, demo_split):
     page = client.get(f"/submissions/{queued}/").content.decode()
     badges = _badges(page)
     assert badges.pop("TodoList") == "pending"
+    assert 'href="#task-' not in page  # no task has a card to link to yet (break-it pass 12 of issue 13)
     assert set(badges) == set(demo_split.tasks.exclude(name="TodoList").values_list("name", flat=True))
     assert set(badges.values()) == {"missing"}
     assert "the archive has no folder named &#x27;Notes&#x27;: it scores 0" in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.utils import timezone
 
 from catalog.models import System
 from submissions.models import Submission
@@ -138,11 +139,26 @@ def test_a_re_run_page_names_the_submission_it_repeats(alice, make_user, client,
     client.force_login(Submission.objects.get(pk=first).system.team.members.get())
 
     page = client.get(f"/submissions/{second}/").content.decode()
-    assert f'The same files as <a href="/submissions/{first}/">submission #{first}</a>' in page
+    assert ("A re-run, scored on its own: AliceBot submitted the same files 1 time before, last as "
+            f'<a href="/submissions/{first}/">submission #{first}</a>') in page
     for pk in (first, other):  # the first upload and a changed archive repeat nothing
         assert 'id="rerun"' not in client.get(f"/submissions/{pk}/").content.decode()
-    # a private earlier upload is not named to someone outside the team
-    Submission.objects.filter(pk=first).update(is_public=False)
+
+
+def test_a_re_run_page_counts_the_withdrawn_runs_of_the_same_files(alice, make_user, client, demo_zip):
+    """Break-it pass 12 of issue 13: the first run withdrawn, the re-run's page no longer said it was a re-run, so the
+    best of several runs read as a single run. Everyone sees how many runs there were; a withdrawn one is not
+    linked to anyone outside the team."""
+    first = api_upload(alice, demo_zip("agent-alpha")).json()["id"]
+    second = api_upload(alice, demo_zip("agent-alpha")).json()["id"]
+    Submission.objects.filter(pk=first).update(is_public=False, withdrawn_at=timezone.now())
     Submission.objects.filter(pk=second).update(is_public=True)
-    client.force_login(make_user("stranger")[0])
-    assert 'id="rerun"' not in client.get(f"/submissions/{second}/").content.decode()
+
+    for viewer, linked in ((make_user("stranger")[0], False), (None, False),
+                           (Submission.objects.get(pk=first).system.team.members.get(), True)):
+        client.logout()
+        if viewer:
+            client.force_login(viewer)
+        page = client.get(f"/submissions/{second}/").content.decode()
+        assert "submitted the same files 1 time before (1 since withdrawn from the board)" in page
+        assert (f'href="/submissions/{first}/"' in page) == linked
