@@ -7,6 +7,7 @@ is `pipeline.result_process` in a thread, as Celery runs it.
 """
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 import uuid
@@ -95,6 +96,8 @@ def test_cancelling_a_running_task_tears_its_sandbox_down_within_seconds(make_us
     assert sandbox_alive(root) == [], "a process or container of the cancelled task survived"
     assert processes_touching(root) == []
     assert not root.exists() or list(root.iterdir()) == [], "the task's work folder was not removed"
+    shutil.rmtree(root, ignore_errors=True)  # the test's own roots: no litter under the shared work root
+    shutil.rmtree(root.parent / "runs", ignore_errors=True)  # the pipeline's runs folder beside this test's root
     todo.refresh_from_db()
     assert (todo.status, todo.outcome) == ("pending", "")  # nothing stored for the cancelled task
     run = submission.runs.get()
