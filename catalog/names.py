@@ -333,7 +333,17 @@ def name_refused_character(name: str) -> str | None:
     """The first character of `name` that no system or team name may hold, or None: what no text of the board may
     hold (`refused_character`), a Default_Ignorable_Code_Point (DEFAULT_IGNORABLE_RANGES), a blank-looking
     character (BLANK_LOOKING) or whitespace other than a plain space (U+0020)."""
-    return next((char for char in name if _hides_or_blanks(char) or _foreign_symbol(char)), None)
+    return next((char for char in name if _hides_or_blanks(char) or _foreign_symbol(char) or _foreign_number(char)),
+                None)
+
+
+def _foreign_number(char: str) -> bool:
+    """True for a number character that is not a decimal digit (Unicode category No or Nl) and that NFKC does not
+    spell with ASCII letters and digits: tally marks, counting rods, Aegean, Kharoshthi, Phoenician numbers stand in
+    for an "l" or an "I" ("Copi𝍷ot", "Copi𐩀ot", "OpenA𐄇": the thirteenth break-it pass of issue 13) yet are no
+    letters to compare; "①" and "²" are read as "1" and "2"."""
+    spelled = unicodedata.normalize("NFKC", char)
+    return unicodedata.category(char) in ("No", "Nl") and not (spelled.isascii() and spelled.isalnum())
 
 
 def _foreign_symbol(char: str) -> bool:
@@ -380,6 +390,7 @@ def name_problem(name: str) -> str | None:
         label = unicodedata.name(char, f"U+{ord(char):04X}")
         kind = ("a space other than a plain space" if char.isspace() or unicodedata.category(char) == "Zs"
                 else "a symbol other than ASCII's" if _foreign_symbol(char)
+                else "a number sign other than a digit" if _foreign_number(char)
                 else "an invisible, blank-looking or control character")
         return (f"The name holds {kind} ({label}, U+{ord(char):04X}), which would hide or reorder text or make "
                 "the name look like another on the leaderboard; type it again without it.")
@@ -423,8 +434,10 @@ def lookalike_letter(name: str) -> str | None:
     if not latin:
         return _odd_one_out(letters)
     for char in letters:
+        if _bare_skeleton(char) == "" and char not in DASH_LIKE and _script(char) not in DISTINCT_SCRIPTS:
+            return char  # a letter read as nothing: a modifier line or tick drawn where a letter stands ("Copiˈot")
         if _bare_skeleton(char).isascii():
-            continue  # read as the Latin letters it looks like, or dropped
+            continue  # read as the Latin letters it looks like
         script = _script(char)
         if (script == "LATIN" and char not in COMMON_LATIN) or (
                 latin and script != "LATIN" and script not in DISTINCT_SCRIPTS):

@@ -498,3 +498,25 @@ def test_a_name_in_letters_drawn_after_latin_ones_may_not_hold_unread_ones(owner
     assert resp.status_code == 400 and "reads as Latin letters but for" in resp.json()["name"][0], resp.content
     assert "can pass for a Latin one" in name_problem("Copi\u1105ot")  # a conjoining jamo no table maps
     assert name_problem("\ud55c\uad6d Agent") is None
+
+
+#: The thirteenth break-it pass of issue 13: number signs that are no decimal digits (tally marks, counting rods,
+#: Aegean, Kharoshthi, Phoenician, Imperial Aramaic, Coptic epact numbers) drawn as an "l" or an "I", and a modifier
+#: letter read as nothing where a letter stands.
+THIRTEENTH_PASS = ["Copi\U0001d377ot", "Copi\U00010a40ot", "Copi\U00010107ot", "Copi\U0001d360ot", "Copi\U00010858ot",
+                   "Copi\U00010916ot", "Copi\U0001d372ot", "Demo Agent A\U00010107pha", "Cursor \U000102e1"]
+
+
+@pytest.mark.parametrize("name", THIRTEENTH_PASS)
+def test_a_number_sign_that_is_no_digit_is_refused_with_its_name(owner, client, name):
+    _, auth = owner
+    resp = client.post("/api/v1/systems/", {"name": name}, **auth)
+    assert resp.status_code == 400 and "a number sign other than a digit" in resp.json()["name"][0], resp.content
+
+
+def test_a_modifier_letter_read_as_nothing_is_refused_but_digits_in_other_forms_are_not(owner, client):
+    from catalog.names import name_problem
+
+    assert "can pass for a Latin one" in name_problem("Copi\u02c8ot")
+    for name in ("Agent \u2460", "Agent\u00b2", "Agent \u2161", "\u30e9\u30fc\u30e1\u30f3 Bot"):  # ①, ², Ⅱ, ラーメン
+        assert name_problem(name) is None, name
