@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.engine import similarity
-from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, SourceFiles, inspect_archive
+from core.engine.archive import ArchiveError, ArchiveLimits, ArchiveManifest, inspect_archive
 from catalog.models import Split, System
 from catalog.names import text_problem
 from catalog.selectors import user_in_team
@@ -70,12 +70,12 @@ def _check_name_and_size(upload: UploadedFile) -> None:
         raise SubmissionError("The uploaded file is empty.")
 
 
-def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManifest, str, SourceFiles]:
-    """Check the archive (nothing is extracted here; its files are read, within the upload limits, for the
-    manifest's content digest and the near-copy check) and return it with the sha256 of the upload and its source
-    files' first bytes."""
+def _inspect(upload: UploadedFile, task_names: list[str],
+             sources: similarity.LineCollector) -> tuple[ArchiveManifest, str]:
+    """Check the archive (nothing is extracted here; its files are read once, within the upload limits, for the
+    manifest's content digest and through `sources`, the near-copy check's collector) and return it with the sha256
+    of the upload."""
     digest = hashlib.sha256()
-    sources = SourceFiles()
     with tempfile.NamedTemporaryFile(suffix=".upload") as tmp:
         for chunk in upload.chunks():
             digest.update(chunk)
@@ -87,7 +87,7 @@ def _inspect(upload: UploadedFile, task_names: list[str]) -> tuple[ArchiveManife
         except ArchiveError as exc:
             raise SubmissionError(str(exc)) from exc
     upload.seek(0)
-    return manifest, digest.hexdigest(), sources
+    return manifest, digest.hexdigest()
 
 
 class MissingTasks(SubmissionError):
@@ -176,30 +176,49 @@ def _reference_sketches(split_id: int, benchmark_version: str) -> dict[str, list
     return found
 
 
-def near_copy_check(*, system: System, split: Split, lines: dict[str, set[int]]) -> None:
-    """Refuse an upload whose task folders hold another repository nearly whole (core.engine.similarity: at least
-    NEAR_COPY of its lines): a task's reference solution (the oracle, public in the project's repository), or the
-    same task of another team's submission on the split (any version of the benchmark) that was not failed or
-    cancelled (withdrawn ones included: they were that team's output). `lines`: the upload's line hashes per task.
-    What `duplicate_check` leaves: a copy with one file added to each task folder got the reference solutions ranked
-    #1 on Verified (break-it pass 12 of issue 13). Raises SubmissionError naming the tasks and, for a public
-    submission, which one; another team's private submission is not named."""
-    copies = similarity.near_copies(_reference_sketches(split.pk, split.benchmark.version), lines)
-    if copies:
-        raise SubmissionError(f"The archive's {_tasks_shown(copies)} the platform's reference solution nearly "
-                              "whole (a share of its lines). The board ranks each system's own output: upload the "
-                              "repositories your system generated.")
+#: What a near-copy is compared with: (how the refusal names it, {task: sketch}).
+NearCopyTarget = tuple[str, dict[str, list[int]]]
+
+
+def near_copy_targets(*, system: System, split: Split) -> list[NearCopyTarget]:
+    """What an upload for `system` on `split` may not hold nearly whole (`near_copy_check`), in the order it is
+    checked: the split's reference solutions (the oracle, public in the project's repository), then the same tasks
+    of every other team's submission on a split of that name (any version of the benchmark) that was not failed or
+    cancelled (withdrawn ones included: they were that team's output), oldest first. Another team's private or
+    withdrawn submission is named "a private submission of another team"."""
+    targets = [("the platform's reference solution", _reference_sketches(split.pk, split.benchmark.version))]
     others = (Submission.objects.filter(split__benchmark__name=split.benchmark.name, split__name=split.name)
               .exclude(system__team_id=system.team_id)
               .exclude(status__in=(Submission.Status.FAILED, Submission.Status.CANCELLED))
               .exclude(task_sketches={}).select_related("system").order_by("created_at"))
     for other in others.iterator(chunk_size=50):
-        copies = similarity.near_copies(other.task_sketches, lines)
+        whose = (f"submission #{other.pk} of {other.system.name}" if other.is_public and not other.withdrawn_at
+                 else "a private submission of another team")
+        targets.append((whose, other.task_sketches))
+    return targets
+
+
+def near_copy_wanted(targets: list[NearCopyTarget]) -> dict[str, set[int]]:
+    """{task: every hash of the targets' sketches of it}: the only line hashes of an upload the check needs."""
+    wanted: dict[str, set[int]] = {}
+    for _, sketches in targets:
+        for task, sketched in sketches.items():
+            wanted.setdefault(task, set()).update(sketched)
+    return wanted
+
+
+def near_copy_check(*, targets: list[NearCopyTarget], found: dict[str, set[int]]) -> None:
+    """Refuse an upload whose task folders hold one of `targets` (`near_copy_targets`) nearly whole
+    (core.engine.similarity: at least NEAR_COPY of its sketched lines). `found`: {task: the wanted line hashes the
+    upload's folder holds} (similarity.LineCollector.found). What `duplicate_check` leaves: a copy with one file
+    added to each task folder got the reference solutions ranked #1 on Verified (break-it pass 12 of issue 13).
+    Raises SubmissionError naming the tasks and the target."""
+    for whose, sketches in targets:
+        copies = similarity.near_copies(sketches, found)
         if copies:
-            whose = (f"submission #{other.pk} of {other.system.name}" if other.is_public and not other.withdrawn_at
-                     else "a private submission of another team")
+            own = "system's" if whose.startswith("the platform's") else "team's"
             raise SubmissionError(f"The archive's {_tasks_shown(copies)} {whose} nearly whole (a share of its "
-                                  "lines). The board ranks each team's own output: upload the repositories your "
+                                  f"lines). The board ranks each {own} own output: upload the repositories your "
                                   "system generated.")
 
 
@@ -286,16 +305,17 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     uploads_allowed_check(split=split)
     _check_name_and_size(upload)
     task_names = list(split.tasks.order_by("name").values_list("name", flat=True))
-    manifest, sha256, sources = _inspect(upload, task_names)
+    # the platform's own seeds (the demo systems, the oracle: no user) are not checked, but sketched
+    targets = near_copy_targets(system=system, split=split) if user is not None else []
+    collector = similarity.LineCollector(task_names=task_names, wanted=near_copy_wanted(targets))
+    manifest, sha256 = _inspect(upload, task_names, collector)
     _check_layout(manifest, task_names)
-    present, missing, _ = manifest.matched(task_names)
+    _, missing, _ = manifest.matched(task_names)
     if missing and not allow_missing:
         raise MissingTasks(f"{missing_tasks_notice(missing)}. Nothing was queued: add the missing folders, or "
                            "tick \"Queue it even if tasks are missing\" and choose the archive again.")
     duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256)
-    lines = similarity.task_lines(sources, manifest.prefix, present)
-    if user is not None:  # the platform's own seeds (the demo systems, the oracle: no user) are not checked
-        near_copy_check(system=system, split=split, lines=lines)
+    near_copy_check(targets=targets, found=collector.found(manifest.prefix))
     quota_check(system=system, user=user)  # all refused early; checked again under their locks below
     submission = Submission(system=system, split=split, submitted_by=user, token=secrets.token_hex(12),
                             archive_name=Path(upload.name).name[:255], archive_bytes=upload.size,
@@ -304,15 +324,13 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
                             layout_warnings=([missing_tasks_notice(missing)] if missing else [])
                             + manifest.layout_warnings(task_names),
                             missing_reasons={name: f"the archive has no folder named {name!r}" for name in missing},
-                            task_sketches={task: similarity.sketch(own) for task, own in lines.items() if own})
+                            task_sketches=collector.sketches(manifest.prefix))
     try:
         with transaction.atomic():
             quota_check(system=system, user=user, hold=True)  # count and insert in one transaction, one team at a time
             submission.archive.save(upload.name, upload, save=False)
             duplicate_check(system=system, split=split, sha256=sha256, content_sha256=manifest.content_sha256,
                             hold=True)  # again, one upload to the split at a time: the same archive at once
-            if user is not None:
-                near_copy_check(system=system, split=split, lines=lines)
             submission.save()
             if on_stored:
                 on_stored(submission)

@@ -370,45 +370,32 @@ def _hashed(member: _Member) -> bool:
     return not member.is_dir and bool(member.name) and not member.name.startswith("__MACOSX")
 
 
-def _sha256_stream(src, budget: list[int], keep: bytearray | None = None) -> bytes:
+def _sha256_stream(src, budget: list[int], sink=None) -> bytes:
     """The sha256 of what `src` hands out, read 1 MiB at a time; every byte counts against `budget` (ArchiveError
-    past it, as when writing). With `keep`, its first similarity.MAX_FILE_BYTES bytes are appended to it."""
+    past it, as when writing). With `sink` (an object with `write(bytes)`), every chunk is written to it too."""
     digest = hashlib.sha256()
     while chunk := src.read(1024 * 1024):
         budget[0] -= len(chunk)
         if budget[0] < 0:
             raise ArchiveError("The archive unpacks to more bytes than its header says; it was refused.")
         digest.update(chunk)
-        if keep is not None and len(keep) < similarity.MAX_FILE_BYTES:
-            keep += chunk[:similarity.MAX_FILE_BYTES - len(keep)]
+        if sink is not None:
+            sink.write(chunk)
     return digest.digest()
 
 
-#: The most bytes of source files one inspection keeps for the near-copy check (`inspect_archive(sources=...)`):
-#: the files past it are not compared.
-MAX_SOURCE_BYTES = 64 * 1024 * 1024
-
-
-class SourceFiles(dict):
-    """{member name: its first bytes} of an archive's source files (similarity.is_source), as
-    `inspect_archive(sources=SourceFiles())` fills it; `kept` counts their bytes (at most MAX_SOURCE_BYTES)."""
-
-    kept: int = 0
-
-
-def _hash_member(src, budget: list[int], name: str, hashes: dict[str, bytes], sources: SourceFiles | None) -> None:
-    """hashes[name] = the sha256 of the member's data; with `sources`, also its first bytes when it is a source
-    file and MAX_SOURCE_BYTES are not reached."""
-    keep = bytearray() if sources is not None and sources.kept < MAX_SOURCE_BYTES and similarity.is_source(name) \
-        else None
-    hashes[name] = _sha256_stream(src, budget, keep)
-    if keep is not None:
-        sources[name] = bytes(keep)
-        sources.kept += len(keep)
+def _hash_member(src, budget: list[int], name: str, hashes: dict[str, bytes],
+                 sources: similarity.LineCollector | None) -> None:
+    """hashes[name] = the sha256 of the member's data; with `sources`, its data also streams through the near-copy
+    check's collector (`similarity.LineCollector.member`)."""
+    sink = sources.member(name) if sources is not None else None
+    hashes[name] = _sha256_stream(src, budget, sink)
+    if sink is not None:
+        sink.close()
 
 
 def _zip_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = None,
-                 sources: SourceFiles | None = None) -> list[_Member]:
+                 sources: similarity.LineCollector | None = None) -> list[_Member]:
     """The zip's members, every header checked; with `hashes`, then the sha256 of every file's data (read only
     once every header passed, so never more than the declared bytes the limits accepted)."""
     _zip_directory_check(path, tally.limits)
@@ -425,7 +412,7 @@ def _zip_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = No
 
 
 def _tar_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = None,
-                 sources: SourceFiles | None = None) -> list[_Member]:
+                 sources: similarity.LineCollector | None = None) -> list[_Member]:
     """The tar's members, each header checked before its data is read; with `hashes`, the sha256 of every file's
     data as the stream passes it (the stream is decompressed once either way)."""
     tf, stream = _open_tar(path, tally)
@@ -447,7 +434,7 @@ def _tar_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = No
 
 
 def _members(path: Path, limits: ArchiveLimits, hashes: dict[str, bytes] | None = None,
-             sources: SourceFiles | None = None) -> tuple[str, list[_Member], int]:
+             sources: similarity.LineCollector | None = None) -> tuple[str, list[_Member], int]:
     """(kind, members without macOS metadata, declared bytes), every limit checked at every member; with `hashes`,
     filled with {member name: sha256 of its data} for every file, and with `sources` (given with `hashes` only)
     {member name: its first bytes} for the source files (`_hash_member`)."""
@@ -512,7 +499,7 @@ def _prefix(members: list[_Member], task_names: frozenset[str]) -> tuple[str, tu
 
 
 def _checked_members(path: Path, limits: ArchiveLimits, hashes: dict[str, bytes] | None = None,
-                     sources: SourceFiles | None = None) -> tuple[list[_Member], int]:
+                     sources: similarity.LineCollector | None = None) -> tuple[list[_Member], int]:
     """The archive's members after the limit and clash checks, with their total size in bytes."""
     _, members, total = _members(path, limits, hashes, sources)
     _check_clashes(members)
@@ -539,7 +526,7 @@ def content_digest(files: dict[str, bytes], prefix: str = "") -> str:
 
 def inspect_archive(path: Path, *, limits: ArchiveLimits = ArchiveLimits(),
                     task_names: Iterable[str] = (), content_sha256: bool = False,
-                    sources: SourceFiles | None = None) -> ArchiveManifest:
+                    sources: similarity.LineCollector | None = None) -> ArchiveManifest:
     """Check an archive without writing anything. Raises ArchiveError with a user-facing reason.
 
     A single top folder that holds folders and is not a task name (in any letter case: `todolist/` is the task
@@ -547,9 +534,8 @@ def inspect_archive(path: Path, *, limits: ArchiveLimits = ArchiveLimits(),
 
     `content_sha256=True` also reads every file's data (bounded like extraction: a zip's once all its headers
     passed the limits, a tar's as its stream is read anyway) for the manifest's `content_sha256`
-    (`content_digest` of what `extract_archive` would write); `sources` (a dict, with `content_sha256=True`) is
-    then filled with {member name: its first bytes} for the source files the near-copy check compares
-    (core.engine.similarity; at most MAX_SOURCE_BYTES in all).
+    (`content_digest` of what `extract_archive` would write); every file's data then also streams through
+    `sources` (with `content_sha256=True`), the near-copy check's `similarity.LineCollector`.
     """
     hashes: dict[str, bytes] | None = {} if content_sha256 else None
     members, total = _checked_members(path, limits, hashes, sources if content_sha256 else None)

@@ -15,6 +15,7 @@ repository's lines in another's: Broder 1997, "On the resemblance and containmen
 from __future__ import annotations
 
 import hashlib
+import heapq
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -26,8 +27,8 @@ SOURCE_SUFFIXES = (".py", ".java", ".kt", ".js", ".ts", ".go", ".rb", ".php", ".
 #: Folders whose files are never compared: dependencies and build outputs, not the system's own code.
 SKIPPED_FOLDERS = frozenset({".venv", "venv", "node_modules", "target", "build", "__pycache__", ".git", ".idea",
                              "dist", ".mvn", ".gradle"})
-#: Bytes of one file that are read (a longer file's rest is not compared).
-MAX_FILE_BYTES = 256 * 1024
+#: Bytes of one line that are compared (a longer line's rest is not).
+MAX_LINE_BYTES = 4096
 #: Characters a line must keep, once comments and whitespace are gone, to be compared.
 MIN_LINE_CHARS = 12
 #: Hashes a sketch keeps (the smallest ones).
@@ -41,8 +42,8 @@ MIN_SKETCHED_LINES = 30
 #: 0.46 of each other (the demo's reference and agent outputs, benchmarks/demo-submissions).
 NEAR_COPY = 0.9
 
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
-_LINE_COMMENT = re.compile(r"(?<![:\"'])//.*$|#.*$", re.M)
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/")
+_LINE_COMMENT = re.compile(r"//.*$|#.*$")
 _SPACE = re.compile(r"\s+")
 
 
@@ -53,26 +54,36 @@ def is_source(path: str) -> bool:
     return path.lower().endswith(SOURCE_SUFFIXES) and not any(p in SKIPPED_FOLDERS for p in parts[:-1])
 
 
+def line_hash(line: str) -> int | None:
+    """The hash (a 63-bit integer) of one line, comments (`/* */` within the line, `//` or `#` to its end) and
+    whitespace removed; None when under MIN_LINE_CHARS characters are left. Comments are removed line by line: a
+    `/*` in one line and a `*/` in another delimit nothing (a copy that hid both in line comments at a file's top
+    and bottom had every line between them taken for a comment, break-it pass 13 of issue 13). A `#` or `//` inside
+    a string cuts its line short the same way in both repositories compared, so it does not matter."""
+    line = _SPACE.sub("", _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", line)))
+    if len(line) < MIN_LINE_CHARS:
+        return None
+    return int.from_bytes(hashlib.blake2b(line.encode(), digest_size=8).digest(), "big") >> 1
+
+
 def line_hashes(text: str) -> set[int]:
-    """The hashes (63-bit integers) of `text`'s lines, comments (`/* */`, `//`, `#` to the end of the line) and
-    whitespace removed, lines under MIN_LINE_CHARS characters left out. A `#` or `//` inside a string cuts its line
-    short the same way in both repositories compared, so it does not matter."""
-    text = _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", text))
-    found = set()
-    for line in text.splitlines():
-        line = _SPACE.sub("", line)
-        if len(line) >= MIN_LINE_CHARS:
-            found.add(int.from_bytes(hashlib.blake2b(line.encode(), digest_size=8).digest(), "big") >> 1)
-    return found
+    """The hashes of `text`'s lines (`line_hash`), lines too short to compare left out."""
+    return {h for h in map(line_hash, text.splitlines()) if h is not None}
+
+
+def is_text(head: bytes) -> bool:
+    """True when a file whose first bytes are `head` is compared: no NUL byte (binaries are not)."""
+    return b"\0" not in head
 
 
 def repository_lines(files: Iterable[tuple[str, bytes]]) -> set[int]:
-    """The line hashes (`line_hashes`) of a repository given as (relative path, contents) pairs; only source files
-    (`is_source`), each read up to MAX_FILE_BYTES and decoded as UTF-8 (undecodable bytes replaced)."""
+    """The line hashes (`line_hashes`) of a repository given as (relative path, contents) pairs: every text file,
+    whatever its name or folder (what a copy could hide its lines in), decoded as UTF-8 (undecodable bytes
+    replaced)."""
     found: set[int] = set()
-    for path, data in files:
-        if is_source(path):
-            found |= line_hashes(data[:MAX_FILE_BYTES].decode("utf-8", "replace"))
+    for _, data in files:
+        if is_text(data[:8192]):
+            found |= line_hashes(data.decode("utf-8", "replace"))
     return found
 
 
@@ -100,28 +111,108 @@ def near_copies(sketches: Mapping[str, list[int]], lines: Mapping[str, set[int]]
     return found
 
 
-def task_lines(sources: Mapping[str, bytes], prefix: str, tasks: Iterable[str]) -> dict[str, set[int]]:
-    """{task: the line hashes of its folder} for each of `tasks`, from an archive's source files `sources` ({member
-    name: contents}, core.engine.archive.inspect_archive(sources=...)) under the wrapping folder `prefix` ('' for
-    none)."""
-    strip = f"{prefix}/" if prefix else ""
-    per_task: dict[str, list[tuple[str, bytes]]] = {task: [] for task in tasks}
-    for name, data in sources.items():
-        if not name.startswith(strip):
-            continue
-        task, _, rest = name[len(strip):].partition("/")
-        if task in per_task and rest:
-            per_task[task].append((rest, data))
-    return {task: repository_lines(files) for task, files in per_task.items()}
-
-
 def folder_lines(folder: Path) -> set[int]:
-    """The line hashes of the repository in `folder` (the platform's own files, e.g. a task's reference solution;
-    symbolic links are not followed)."""
+    """The line hashes of the source files (`is_source`) of the repository in `folder` (the platform's own files,
+    e.g. a task's reference solution, whose sketch is taken; symbolic links are not followed)."""
     files = []
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
         if path.is_file() and not path.is_symlink() and is_source(rel):
-            with open(path, "rb") as handle:
-                files.append((rel, handle.read(MAX_FILE_BYTES)))
+            files.append((rel, path.read_bytes()))
     return repository_lines(files)
+
+
+class _Group:
+    """One task folder's lines as an archive is read: the hashes among those wanted, and the sketch's candidates."""
+
+    def __init__(self) -> None:
+        self.found: set[int] = set()
+        self.smallest: list[int] = []  # a max-heap of the SKETCH_SIZE smallest source-file hashes, negated
+        self.seen: set[int] = set()  # the hashes in `smallest`
+
+    def add(self, h: int, wanted: set[int], source: bool) -> None:
+        if h in wanted:
+            self.found.add(h)
+        if source and h not in self.seen:
+            if len(self.smallest) < SKETCH_SIZE:
+                heapq.heappush(self.smallest, -h)
+                self.seen.add(h)
+            elif h < -self.smallest[0]:
+                self.seen.discard(-heapq.heapreplace(self.smallest, -h))
+                self.seen.add(h)
+
+
+class _Member:
+    """The lines of one archive member as its data streams through (`LineCollector.member`)."""
+
+    def __init__(self, groups: list[_Group], wanted: set[int], source: bool) -> None:
+        self.groups, self.wanted, self.source = groups, wanted, source
+        self.rest = b""
+        self.text: bool | None = None
+
+    def write(self, chunk: bytes) -> None:
+        if self.text is None:
+            self.text = is_text(chunk[:8192])
+        if not self.text:
+            return
+        lines = (self.rest + chunk).split(b"\n")
+        self.rest = lines.pop()[:MAX_LINE_BYTES]
+        for line in lines:
+            self._line(line)
+
+    def close(self) -> None:
+        if self.text and self.rest:
+            self._line(self.rest)
+
+    def _line(self, line: bytes) -> None:
+        h = line_hash(line[:MAX_LINE_BYTES].decode("utf-8", "replace"))
+        if h is not None:
+            for group in self.groups:
+                group.add(h, self.wanted, self.source)
+
+
+class LineCollector:
+    """What the near-copy check needs of an archive, gathered while it is read once (core.engine.archive.
+    inspect_archive(sources=...) calls `member(name)` for each file and writes its data through), in bounded
+    memory whatever the archive holds: per task folder, the line hashes among `wanted` ({task: the hashes of the
+    sketches it is compared with}: the only ones a containment needs) from every text file, and the sketch of its
+    source files (`is_source`). Every byte of every text file counts: no file, folder or padding is skipped. The
+    folders are grouped as tasks both at the archive's root and under a single wrapping folder (known only once
+    every member was read): `found(prefix)` and `sketches(prefix)` pick the grouping of the prefix inspection
+    settled on."""
+
+    def __init__(self, *, task_names: Iterable[str], wanted: Mapping[str, set[int]] | None = None) -> None:
+        self.tasks = frozenset(task_names)
+        self.wanted = {task: set(wanted.get(task, ())) if wanted else set() for task in self.tasks}
+        self.root: dict[str, _Group] = {}
+        self.wrapped: dict[str, _Group] = {}  # under the one top folder seen, while only one was
+        self.tops: set[str] = set()
+
+    def member(self, name: str) -> _Member | None:
+        """A writer for the data of the archive member `name` (a file), or None when it lies in no task folder."""
+        parts = name.split("/")
+        self.tops.add(parts[0])
+        if len(self.tops) > 1:
+            self.wrapped.clear()
+        groups, task, rel = [], None, ""
+        if len(parts) > 1 and parts[0] in self.tasks:
+            task, rel = parts[0], "/".join(parts[1:])
+            groups.append(self.root.setdefault(task, _Group()))
+        if len(self.tops) == 1 and len(parts) > 2 and parts[1] in self.tasks:
+            task, rel = parts[1], "/".join(parts[2:])
+            groups.append(self.wrapped.setdefault(task, _Group()))
+        if not groups:
+            return None
+        return _Member(groups, self.wanted[task], is_source(rel))
+
+    def _groups(self, prefix: str) -> dict[str, _Group]:
+        return self.wrapped if prefix else self.root
+
+    def found(self, prefix: str) -> dict[str, set[int]]:
+        """{task: its wanted line hashes found in its folder} under the wrapping folder `prefix` ('' for none)."""
+        return {task: group.found for task, group in self._groups(prefix).items()}
+
+    def sketches(self, prefix: str) -> dict[str, list[int]]:
+        """{task: the sketch of its folder's source files} under `prefix`, for the tasks with any line."""
+        return {task: sorted(-h for h in group.smallest) for task, group in self._groups(prefix).items()
+                if group.smallest}

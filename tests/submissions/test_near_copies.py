@@ -46,6 +46,50 @@ def test_the_reference_solutions_with_a_file_added_are_refused(alice, demo_split
     assert not Submission.objects.exists()
 
 
+def _commented_out_in_appearance(folder: Path, dest: Path) -> Path:
+    """Break-it pass 13: each file between a line comment holding "/*" at its top and one holding "*/" at its
+    bottom (the check once read everything between them as one block comment: 0 of 30 tasks found copied)."""
+    shutil.copytree(folder, dest)
+    for path in dest.rglob("*"):
+        if path.suffix in (".py", ".java", ".sh"):
+            mark = "//" if path.suffix == ".java" else "#"
+            path.write_text(f"{mark} /*\n{path.read_text()}\n{mark} */\n")
+    return dest
+
+
+def _hidden(folder: Path, dest: Path) -> Path:
+    """The code moved under build/ and renamed to .txt, with a one-line start script: files the check once skipped."""
+    (dest / "build").mkdir(parents=True)
+    for path in folder.rglob("*"):
+        if path.is_file():
+            target = dest / "build" / (path.relative_to(folder).as_posix().replace("/", "__") + ".txt")
+            target.write_bytes(path.read_bytes())
+    (dest / "start.sh").write_text("#!/bin/sh\nexec python3 build/loader.py\n")
+    return dest
+
+
+@pytest.mark.parametrize("disguise", [_commented_out_in_appearance, _hidden], ids=["comment-marks", "hidden"])
+def test_a_disguised_copy_of_the_reference_solutions_is_refused(alice, demo_split, tmp_path, disguise):
+    folders = {t.name: disguise(task_reference_dir(t), tmp_path / t.name) for t in demo_split.tasks.all()}
+
+    resp = api_upload(alice, zip_folders(folders))
+
+    assert resp.status_code == 400 and "the platform's reference solution nearly whole" in resp.json()["detail"]
+
+
+def test_a_copy_in_a_wrapping_folder_of_a_tar_gz_is_refused(alice, demo_split, tmp_path):
+    import tarfile
+
+    archive = tmp_path / "copy.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for task in demo_split.tasks.all():
+            tar.add(_padded(task_reference_dir(task), tmp_path / "pad" / task.name), arcname=f"outputs/{task.name}")
+
+    resp = api_upload(alice, archive.read_bytes(), name="copy.tar.gz")
+
+    assert resp.status_code == 400 and "the platform's reference solution nearly whole" in resp.json()["detail"]
+
+
 def test_another_teams_task_folder_padded_is_refused_and_an_independent_one_is_not(alice, make_user, tmp_path):
     assert api_upload(alice, zip_folders({"InventoryService": DEMO_SUBMISSIONS / "agent-alpha" /
                                           "InventoryService"})).status_code == 201
