@@ -60,7 +60,9 @@ def line_hash(line: str) -> int | None:
     `/*` in one line and a `*/` in another delimit nothing (a copy that hid both in line comments at a file's top
     and bottom had every line between them taken for a comment, break-it pass 13 of issue 13). A `#` or `//` inside
     a string cuts its line short the same way in both repositories compared, so it does not matter."""
-    line = _SPACE.sub("", _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", line)))
+    if "/" in line or "#" in line:  # the regular expressions only where a comment can be (the common case is fast)
+        line = _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", line))
+    line = "".join(line.split())
     if len(line) < MIN_LINE_CHARS:
         return None
     return int.from_bytes(hashlib.blake2b(line.encode(), digest_size=8).digest(), "big") >> 1
@@ -157,18 +159,19 @@ class _Member:
             return
         lines = (self.rest + chunk).split(b"\n")
         self.rest = lines.pop()[:MAX_LINE_BYTES]
-        for line in lines:
-            self._line(line)
+        self._lines(lines)
 
     def close(self) -> None:
         if self.text and self.rest:
-            self._line(self.rest)
+            self._lines([self.rest])
 
-    def _line(self, line: bytes) -> None:
-        h = line_hash(line[:MAX_LINE_BYTES].decode("utf-8", "replace"))
-        if h is not None:
-            for group in self.groups:
-                group.add(h, self.wanted, self.source)
+    def _lines(self, lines: list[bytes]) -> None:
+        text = b"\n".join(line[:MAX_LINE_BYTES] for line in lines).decode("utf-8", "replace")
+        for line in text.split("\n"):
+            h = line_hash(line)
+            if h is not None:
+                for group in self.groups:
+                    group.add(h, self.wanted, self.source)
 
 
 class LineCollector:
