@@ -27,7 +27,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from catalog.models import Split, System, Task
-from core.engine import EVALUATOR_VERSION
+from core.engine import EVALUATOR_VERSION, similarity
 from core.engine.archive import ArchiveError, extract_repository
 from submissions.agents.client import AgentResult, call_agent
 from submissions.agents.crypto import SecretUnreadable, secret_decrypt
@@ -35,7 +35,8 @@ from submissions.agents.protocol import build_request
 from submissions.agents.services import EndpointError, agent_limits
 from submissions.archives import zip_folders
 from submissions.models import AgentEndpoint, GenerationCall, Submission
-from submissions.services import archive_limits, note_check, quota_check
+from submissions.services import (SubmissionError, archive_limits, near_copy_check, near_copy_targets, near_copy_wanted,
+                                  note_check, quota_check)
 
 from .pipeline import run_open, stale_cutoff, submission_status_set
 
@@ -278,11 +279,17 @@ def generation_finish(*, submission: Submission) -> Submission:
             f"(first reason: {first}). Failed runs do not count against the quota.")[:2000])
         shutil.rmtree(workdir, ignore_errors=True)
         return Submission.objects.get(pk=submission.pk)
-    data = zip_folders({c.task.name: workdir / c.task.name for c in generated})
+    folders = {c.task.name: workdir / c.task.name for c in generated}
+    copied, sketches = _near_copy_of(submission, folders)
+    if copied:
+        generation_fail(submission_id=submission.pk, error=copied[:2000])
+        shutil.rmtree(workdir, ignore_errors=True)
+        return Submission.objects.get(pk=submission.pk)
+    data = zip_folders(folders)
     with transaction.atomic():
         moved = submission_status_set(
             submission_id=submission.pk, status=Submission.Status.QUEUED, only_from=(Submission.Status.GENERATING,),
-            generation_heartbeat=None, missing_reasons=reasons,
+            generation_heartbeat=None, missing_reasons=reasons, task_sketches=sketches,
             archive_name=f"generated-{submission.pk}.zip", archive_bytes=len(data),
             archive_sha256=hashlib.sha256(data).hexdigest())
         if moved:
@@ -292,6 +299,21 @@ def generation_finish(*, submission: Submission) -> Submission:
             run_open(submission=submission)
     shutil.rmtree(workdir, ignore_errors=True)
     return Submission.objects.get(pk=submission.pk)
+
+
+def _near_copy_of(submission: Submission, folders: dict[str, Path]) -> tuple[str, dict[str, list[int]]]:
+    """(why the agent's answers are refused, '' when they are not; the sketch of each task folder): the near-copy
+    check of an upload (submissions.services.near_copy_check, docs/scoring.md "What an upload is checked for")
+    applied to what an agent endpoint answered, so an endpoint that returns the public reference solutions or
+    another team's outputs is not scored either."""
+    targets = near_copy_targets(system=submission.system, split=submission.split)
+    collector = similarity.LineCollector(task_names=list(folders), wanted=near_copy_wanted(targets))
+    similarity.collect_folders(collector, folders)
+    try:
+        near_copy_check(targets=targets, found=collector.found(""))
+    except SubmissionError as exc:
+        return (f"The agent endpoint's answers were not scored: {exc}"), {}
+    return "", collector.sketches("")
 
 
 def generation_fail(*, submission_id: int, error: str) -> bool:

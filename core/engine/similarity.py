@@ -219,3 +219,19 @@ class LineCollector:
         """{task: the sketch of its folder's source files} under `prefix`, for the tasks with any line."""
         return {task: sorted(-h for h in group.smallest) for task, group in self._groups(prefix).items()
                 if group.smallest}
+
+
+def collect_folders(collector: LineCollector, folders: Mapping[str, Path]) -> None:
+    """Stream the files of each task folder ({task: folder}, the platform's copy of a repository, e.g. an agent
+    endpoint's answer unpacked) through `collector`, as `task/<path>` members (symbolic links are not followed)."""
+    for task, folder in sorted(folders.items()):
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.is_symlink():
+                continue
+            sink = collector.member(f"{task}/{path.relative_to(folder).as_posix()}")
+            if sink is None:
+                continue
+            with open(path, "rb") as handle:
+                while chunk := handle.read(1024 * 1024):
+                    sink.write(chunk)
+            sink.close()

@@ -212,6 +212,24 @@ def test_generation_packs_the_answers_and_queues_the_usual_evaluation(team, demo
     assert evaluation.outcome == "missing" and "HTTP 404" in evaluation.detail
 
 
+def test_an_endpoint_answering_the_reference_solutions_is_not_scored(team, demo_agent):
+    """The near-copy check of uploads applies to what an agent endpoint answers (break-it pass 13 of issue 13): an
+    endpoint serving the platform's public reference solutions fails without a run, saying why; one serving its
+    own outputs is queued and keeps a sketch of each task for later comparisons."""
+    user, system, _ = team
+    endpoint_register(system=system, url=demo_agent("reference"), secret=SECRET)
+
+    done = generation_execute(submission_id=_start(system, user).pk)
+
+    assert done.status == "failed" and not done.runs.exists()
+    assert done.error.startswith("The agent endpoint's answers were not scored: The archive's tasks 'Bookstore' "
+                                 "(100%), 'InventoryService' (100%)")
+    assert "the platform's reference solution nearly whole" in done.error
+    endpoint_register(system=system, url=demo_agent("agent-beta"), secret=SECRET)
+    own = generation_execute(submission_id=_start(system, user).pk)
+    assert own.status == "queued" and set(own.task_sketches) == set(DEMO_TASKS) - {"Tic-Tac-Toe"}
+
+
 def test_the_team_downloads_the_generated_archive_and_nobody_else(team, demo_agent, make_user, client):
     user, system, api = team
     endpoint_register(system=system, url=demo_agent("agent-alpha"), secret=SECRET)
