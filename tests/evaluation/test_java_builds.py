@@ -77,7 +77,7 @@ def test_an_artifact_planted_by_one_submission_never_reaches_the_next(inventory,
     # The service (same user and mounts as the build) plants a poisoned org.junit artifact and truncates Gson in
     # the Maven repository it was given.
     start = repo / "start.sh"
-    start.write_text(start.read_text().replace("exec java", """m2="${MAVEN_OPTS#-Dmaven.repo.local=}"
+    start.write_text(start.read_text().replace("exec java", """m2="${MAVEN_OPTS#-Dmaven.repo.local=}"; m2="${m2%% *}"
 mkdir -p "$m2/org/junit/poison/1.0" && echo POISON > "$m2/org/junit/poison/1.0/poison-1.0.jar"
 : > "$m2/com/google/code/gson/gson/2.11.0/gson-2.11.0.jar" && echo "planted in $m2"
 exec java""", 1))
