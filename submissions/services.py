@@ -168,12 +168,9 @@ def duplicate_check(*, system: System, split: Split, sha256: str, content_sha256
 def _reference_sketches(split_id: int, benchmark_version: str) -> dict[str, list[int]]:
     """{task: the sketch of its reference solution's lines (core.engine.similarity)} for the tasks of the split that
     ship one; cached per split and benchmark version."""
-    found = {}
-    for task in Split.objects.get(pk=split_id).tasks.order_by("name"):
-        folder = task_reference_dir(task)
-        if folder is not None and folder.is_dir():
-            found[task.name] = similarity.sketch(similarity.folder_lines(folder))
-    return found
+    folders = {task.name: task_reference_dir(task) for task in Split.objects.get(pk=split_id).tasks.all()}
+    return similarity.folder_sketches({name: folder for name, folder in folders.items()
+                                       if folder is not None and folder.is_dir()})
 
 
 #: What a near-copy is compared with: (how the refusal names it, {task: sketch}).
@@ -296,8 +293,9 @@ def submission_store(*, system: System, split: Split, upload: UploadedFile, user
     not a usable archive, is too big, holds unsafe paths or names too long to unpack, matches no task of the
     split, is byte-identical to another team's submission on the split or holds the same files
     (`duplicate_check`), holds a task's reference solution or another team's task folder nearly whole
-    (`near_copy_check`; not for the platform's own seeds, which have no `user`), the note is refused (`note_check`), or the team's daily quota is used up; MissingTasks
-    when tasks of the split are missing and not `allow_missing`. With missing
+    (`near_copy_check`; not for the platform's own seeds, which have no `user`), the note is refused
+    (`note_check`), or the team's daily quota is used up; MissingTasks when tasks of the split are missing and not
+    `allow_missing`. With missing
     tasks allowed, the submission's warnings start with `missing_tasks_notice` and its `missing_reasons` name each
     missing task (its status page shows them `missing` from the start, not pending).
     """

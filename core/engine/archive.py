@@ -436,8 +436,8 @@ def _tar_members(path: Path, tally: _Tally, hashes: dict[str, bytes] | None = No
 def _members(path: Path, limits: ArchiveLimits, hashes: dict[str, bytes] | None = None,
              sources: similarity.LineCollector | None = None) -> tuple[str, list[_Member], int]:
     """(kind, members without macOS metadata, declared bytes), every limit checked at every member; with `hashes`,
-    filled with {member name: sha256 of its data} for every file, and with `sources` (given with `hashes` only)
-    {member name: its first bytes} for the source files (`_hash_member`)."""
+    filled with {member name: sha256 of its data} for every file, whose data also streams through `sources` (given
+    with `hashes` only: `_hash_member`)."""
     kind = _kind(path)
     tally = _Tally(limits, path.stat().st_size)
     try:

@@ -2,14 +2,14 @@
 reference solutions (the oracle, public in this project's repository) and against other teams' submissions
 (docs/scoring.md "What an upload is checked for"). Django-free.
 
-A repository's *lines* are its source files' lines with comments and all whitespace removed, lines shorter than
-MIN_LINE_CHARS left out (braces, `else:`, `return`), each hashed to a 63-bit integer. Lines, not token windows: a
+A repository's *lines* are its text files' lines with comments and all whitespace removed, lines shorter than
+MIN_LINE_CHARS left out (braces, `else:`, `return`), each hashed to a 63-bit integer (`line_hash`). Lines, not token windows: a
 copy that inserts a line of its own between every two lines of the original, reorders its files or functions,
 re-indents them or adds files still holds every line of the original, so the share of the original's lines found in
 the copy (`containment`) stays near 1, while two independent solutions of one task share few of their lines. What a
 line-level comparison does not see: renaming identifiers throughout, or reformatting every statement over other
 line breaks; a copy that changes that much is an edit of its own. Only a *sketch* of a repository's lines is kept for
-later comparisons: its SKETCH_SIZE smallest hashes (a bottom-k sketch, which estimates the share of the sketched
+later comparisons: the SKETCH_SIZE smallest hashes of its source files' lines (a bottom-k sketch, which estimates the share of the sketched
 repository's lines in another's: Broder 1997, "On the resemblance and containment of documents").
 """
 from __future__ import annotations
@@ -68,30 +68,9 @@ def line_hash(line: str) -> int | None:
     return int.from_bytes(hashlib.blake2b(line.encode(), digest_size=8).digest(), "big") >> 1
 
 
-def line_hashes(text: str) -> set[int]:
-    """The hashes of `text`'s lines (`line_hash`), lines too short to compare left out."""
-    return {h for h in map(line_hash, text.splitlines()) if h is not None}
-
-
 def is_text(head: bytes) -> bool:
     """True when a file whose first bytes are `head` is compared: no NUL byte (binaries are not)."""
     return b"\0" not in head
-
-
-def repository_lines(files: Iterable[tuple[str, bytes]]) -> set[int]:
-    """The line hashes (`line_hashes`) of a repository given as (relative path, contents) pairs: every text file,
-    whatever its name or folder (what a copy could hide its lines in), decoded as UTF-8 (undecodable bytes
-    replaced)."""
-    found: set[int] = set()
-    for _, data in files:
-        if is_text(data[:8192]):
-            found |= line_hashes(data.decode("utf-8", "replace"))
-    return found
-
-
-def sketch(lines: set[int]) -> list[int]:
-    """The bottom-k sketch of a repository's line hashes: its SKETCH_SIZE smallest, ascending."""
-    return sorted(lines)[:SKETCH_SIZE]
 
 
 def containment(sketched: list[int], lines: set[int]) -> float | None:
@@ -103,25 +82,15 @@ def containment(sketched: list[int], lines: set[int]) -> float | None:
 
 
 def near_copies(sketches: Mapping[str, list[int]], lines: Mapping[str, set[int]]) -> dict[str, float]:
-    """{task: containment} for every task of `lines` (a submission's line hashes per task) that holds at least
-    NEAR_COPY of the same task's sketched repository in `sketches` (another repository per task)."""
+    """{task: containment} for every task of `lines` (a submission's line hashes per task: all of them, or those of
+    the sketches it is compared with, `LineCollector.found`) that holds at least NEAR_COPY of the same task's
+    sketched repository in `sketches` (another repository per task)."""
     found = {}
     for task, own in lines.items():
         share = containment(sketches.get(task, []), own)
         if share is not None and share >= NEAR_COPY:
             found[task] = share
     return found
-
-
-def folder_lines(folder: Path) -> set[int]:
-    """The line hashes of the source files (`is_source`) of the repository in `folder` (the platform's own files,
-    e.g. a task's reference solution, whose sketch is taken; symbolic links are not followed)."""
-    files = []
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_file() and not path.is_symlink() and is_source(rel):
-            files.append((rel, path.read_bytes()))
-    return repository_lines(files)
 
 
 class _Group:
@@ -235,3 +204,11 @@ def collect_folders(collector: LineCollector, folders: Mapping[str, Path]) -> No
                 while chunk := handle.read(1024 * 1024):
                     sink.write(chunk)
             sink.close()
+
+
+def folder_sketches(folders: Mapping[str, Path]) -> dict[str, list[int]]:
+    """{task: the sketch of its folder's source files} for each {task: folder} (the platform's own copies, e.g. the
+    tasks' reference solutions), taken as an upload's are (`LineCollector.sketches`)."""
+    collector = LineCollector(task_names=list(folders))
+    collect_folders(collector, folders)
+    return collector.sketches("")

@@ -121,13 +121,20 @@ def test_a_private_submission_copied_is_refused_without_being_named(alice, make_
     assert "a private submission of another team" in copy.json()["detail"] and "AliceBot" not in copy.text
 
 
-def test_a_copy_holds_every_line_of_the_original_and_independent_solutions_few():
-    reference = similarity.folder_lines(DEMO_SUBMISSIONS.parent / "demo" / "Notes" / "reference")
-    text = "\n".join(f"x = {i}  # junk\n" for i in range(100))
-    padded = reference | similarity.line_hashes(text)
+def _found(sketched: list[int], folder: Path) -> set[int]:
+    """The hashes of `sketched` that the repository in `folder` holds, as an upload's are collected."""
+    collector = similarity.LineCollector(task_names=["Notes"], wanted={"Notes": set(sketched)})
+    similarity.collect_folders(collector, {"Notes": folder})
+    return collector.found("")["Notes"]
 
-    assert similarity.containment(similarity.sketch(reference), padded) == 1.0
+
+def test_a_copy_holds_every_line_of_the_original_and_independent_solutions_few(tmp_path):
+    reference_dir = DEMO_SUBMISSIONS.parent / "demo" / "Notes" / "reference"
+    reference = similarity.folder_sketches({"Notes": reference_dir})["Notes"]
+    padded = shutil.copytree(reference_dir, tmp_path / "padded")
+    (padded / "junk.py").write_text("\n".join(f"x = {i}  # junk\n" for i in range(100)))
+
+    assert similarity.containment(reference, _found(reference, padded)) == 1.0
     for agent in ("agent-alpha", "agent-beta"):
-        other = similarity.folder_lines(DEMO_SUBMISSIONS / agent / "Notes")
-        assert similarity.containment(similarity.sketch(reference), other) < 0.3
-    assert similarity.containment(similarity.sketch(set(range(10))), padded) is None  # too small to tell
+        assert similarity.containment(reference, _found(reference, DEMO_SUBMISSIONS / agent / "Notes")) < 0.3
+    assert similarity.containment(list(range(10)), set()) is None  # too small to tell
