@@ -214,10 +214,6 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
-#: Unicode's letters lie in the first two planes but for CJK ideographs (no "WITH" in their names).
-_LAST_LETTER_PLANE_END = 0x20000
-
-
 def _letters_with_marks(table: dict[str, str]) -> dict[str, str]:
     """char -> the plain letters its base letter reads as, for a letter of any script that nothing maps and whose
     Unicode name is its base letter's "WITH" a tick, hook, stroke, descender or tail ("CYRILLIC SMALL LETTER ER
@@ -225,7 +221,7 @@ def _letters_with_marks(table: dict[str, str]) -> dict[str, str]:
     accents are dropped ("Соҏіӏот" in Cyrillic letters passed for "Copilot", the eleventh break-it pass of issue 13;
     69 letters, 27 of them Cyrillic). `_latin_letter` reads the Latin ones whose base is a plain Latin letter."""
     found = {}
-    for code in range(0x80, _LAST_LETTER_PLANE_END):
+    for code in range(0x80, _FIRST_TWO_PLANES_END):
         char = chr(code)
         name = unicodedata.name(char, "")
         if char in table or " WITH " not in name or unicodedata.category(char)[0] != "L":
@@ -242,8 +238,9 @@ def _letters_with_marks(table: dict[str, str]) -> dict[str, str]:
     return found
 
 
-#: Every decimal digit lies in the first two planes (the last, U+1FBF9, is a segmented digit nine).
-_LAST_DIGIT_PLANE_END = 0x20000
+#: The end of the first two planes, where every decimal digit lies (the last, U+1FBF9, is a segmented digit nine) and
+#: every letter "WITH" a mark (the planes above hold CJK ideographs, none so named).
+_FIRST_TWO_PLANES_END = 0x20000
 
 
 def _digits() -> list[tuple[str, str]]:
@@ -254,7 +251,7 @@ def _digits() -> list[tuple[str, str]]:
     ASCII digit's own prototype ("0" -> "o", "1" -> "l"); a digit confusables.txt maps to a letter or another
     digit (Bengali four "৪" is an "8") keeps that mapping."""
     found = []
-    for code in range(0x80, _LAST_DIGIT_PLANE_END):
+    for code in range(0x80, _FIRST_TWO_PLANES_END):
         char = chr(code)
         if unicodedata.category(char) == "Nd":
             found.append((char, str(unicodedata.digit(char))))
@@ -402,7 +399,7 @@ def name_problem(name: str) -> str | None:
     odd = lookalike_letter(name)
     if odd is not None:
         label = unicodedata.name(odd, f"U+{ord(odd):04X}")
-        if not any(_script(char) == "LATIN" for char in name if unicodedata.category(char)[0] == "L"):
+        if not _has_latin(_letters(name)):
             return (f"The name reads as Latin letters but for {odd!r} ({label}, U+{ord(odd):04X}), so it can pass "
                     "for a Latin name on the leaderboard: write it in Latin letters.")
         return (f"The name holds {odd!r} ({label}, U+{ord(odd):04X}), a letter that can pass for a Latin one on the "
@@ -429,14 +426,15 @@ def lookalike_letter(name: str) -> str | None:
     mixed-script detection (section 5) in spirit, with the scripts read from the letters' Unicode names. A name with
     no Latin letter that reads as Latin letters but for one, among at least WHOLE_SCRIPT_MIN_READ read ones, has
     that one refused too (`_odd_one_out`: whole-script confusables, section 4 of the standard, in spirit)."""
-    letters = [char for char in name if unicodedata.category(char)[0] == "L"]
-    latin = any(_script(char) == "LATIN" for char in letters)
+    letters = _letters(name)
+    latin = _has_latin(letters)
     if not latin:
         return _odd_one_out(letters)
     for char in letters:
-        if _bare_skeleton(char) == "" and char not in DASH_LIKE and _script(char) not in DISTINCT_SCRIPTS:
+        read = _bare_skeleton(char)
+        if read == "" and char not in DASH_LIKE and _script(char) not in DISTINCT_SCRIPTS:
             return char  # a letter read as nothing: a modifier line or tick drawn where a letter stands ("Copiˈot")
-        if _bare_skeleton(char).isascii():
+        if read.isascii():
             continue  # read as the Latin letters it looks like
         script = _script(char)
         if (script == "LATIN" and char not in COMMON_LATIN) or (
@@ -452,6 +450,16 @@ LATIN_DRAWN_SCRIPTS = frozenset({"CHEROKEE", "LISU", "CANADIAN", "COPTIC", "OLD"
 #: The fewest letters read as Latin ones beside a single letter that is not for `_odd_one_out` to refuse that one
 #: ("Мир", two read and one not, is a name of its own; "ᏟᎾᏢᏆᏞᎾᎢ", six and one, passes for "COPILOT").
 WHOLE_SCRIPT_MIN_READ = 3
+
+
+def _letters(name: str) -> list[str]:
+    """The letters of `name` (Unicode category L*), in order."""
+    return [char for char in name if unicodedata.category(char)[0] == "L"]
+
+
+def _has_latin(letters: list[str]) -> bool:
+    """True when some of `letters` is a Latin letter (`_script`)."""
+    return any(_script(char) == "LATIN" for char in letters)
 
 
 def _odd_one_out(letters: list[str]) -> str | None:
