@@ -510,10 +510,8 @@ def _already_invited(team: Team, shown: str) -> TeamError:
 
 def _invitation_is_for(invitation: TeamInvitation, user: User) -> bool:
     """True when `user` is the invitee: the account named or that answered, or, for an invitation by address not
-    answered yet, the account that has verified that address (User.email holds verified addresses only)."""
-    if invitation.invitee_id is not None:
-        return invitation.invitee_id == user.pk
-    return bool(invitation.invited_as and user.email) and user.email.lower() == invitation.invited_as.lower()
+    answered yet, the account that has verified that address: the rule of `invitations_received`, its one owner."""
+    return user.is_authenticated and invitations_received(user=user).filter(pk=invitation.pk).exists()
 
 
 def invitation_answer(*, invitation: TeamInvitation, user: User, accept: bool) -> TeamInvitation:
